@@ -1,0 +1,1 @@
+"""Command-line tools, one module each (see desk18xx.cli)."""

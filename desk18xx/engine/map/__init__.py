@@ -1,0 +1,1 @@
+"""Hex grid, tiles and the track graph."""

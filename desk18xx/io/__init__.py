@@ -1,0 +1,1 @@
+"""Files: save files, 18xx.games import and export (no Qt)."""

@@ -1,0 +1,1 @@
+"""Game titles: each a package with its rules, registered in TITLES."""
