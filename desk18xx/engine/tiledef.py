@@ -192,11 +192,57 @@ class ManifestTile:
 
 
 @dataclass(frozen=True, slots=True)
+class Reservation:
+    """A home reservation added at setup (18xx.games ``hex_extras``)."""
+
+    entity: str
+    """Corporation id (minor or major)."""
+    city: int | None = None
+    """Index into the hex's cities; None reserves the whole hex."""
+    slot: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetupToken:
+    """A token on the board at setup (1867 CN neutral tokens, 1822CA ``DD`` blockers)."""
+
+    corporation: str
+    city: int
+    slot: int
+    type: str = "normal"
+    """``"normal"`` or ``"neutral"``."""
+    price: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SetupIcon:
+    """A marker drawn at setup, e.g. a 1822CA destination icon."""
+
+    name: str
+    image: str
+    owner: str | None = None
+    city: int | None = None
+    """City index when drawn in a token slot (with ``slot``)."""
+    slot: int | None = None
+    loc: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class HexDef:
-    """One hex of a board as printed."""
+    """One hex of a board as printed, plus what setup adds to it."""
 
     id: str
     tile: TileDef
     location_name: str | None = None
     markers: frozenset[str] = field(default_factory=frozenset)
     """Title-specific marks (``"timmins"``, ``"elevator"``, ``"port_west"`` …)."""
+    reservations: tuple[Reservation, ...] = ()
+    tokens: tuple[SetupToken, ...] = ()
+    blockers: tuple[str, ...] = ()
+    """Companies whose ability blocks tile lays here (1867: ``"3"`` on M13)."""
+    setup_icons: tuple[SetupIcon, ...] = ()
+
+    @property
+    def color(self) -> Color:
+        """Printed colour of the hex."""
+        return self.tile.color
