@@ -1,0 +1,1 @@
+"""1822CA and its regional scenarios ERS and WRS (title package)."""
