@@ -49,6 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = module.run(options)
         return result
     options = _gui_parser().parse_args(args)
+    from desk18xx.ui import preflight
+
+    if not preflight.check():  # names a missing system library (libEGL, ...)
+        return 3
     try:
         from desk18xx.ui.app import run_app
     except ImportError as exc:  # the GUI is optional for the tools
