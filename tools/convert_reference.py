@@ -304,23 +304,352 @@ def header(ref: dict[str, Any], what: str) -> str:
     )
 
 
-def convert_title(ref: dict[str, Any], out: Path) -> None:
-    """Write every YAML file of one title into ``out / title``."""
-    title = ref["title"]
-    folder = out / title
-    dump(folder / "map.yaml", header(ref, "board: printed hexes and setup additions"),
-         convert_map(ref))
-    if title not in SHARED_TILES:
-        dump(folder / "tiles.yaml", header(ref, "tile manifest"), convert_tiles(ref))
-    dump(folder / "title.yaml", header(ref, "title constants"), convert_constants(ref))
+# --------------------------------------------------------------------------
+# Market, trains, phases, companies, corporations
+
+
+def _cell(text: str, suffixes: dict[str, str]) -> Any:
+    """``"165zCm"`` -> ``{price: 165, types: [par_2, convert_range, max_price]}``."""
+    if text == "":
+        return None
+    digits = "".join(ch for ch in text if ch.isdigit())
+    letters = text[len(digits):]
+    if not digits or not text.startswith(digits):
+        raise ValueError(f"bad market cell {text!r}")
+    if not letters:
+        return int(digits)
+    return Flow(price=int(digits), types=FlowList(suffixes[ch] for ch in letters))
+
+
+def convert_market(ref: dict[str, Any]) -> dict[str, Any]:
+    """The content of ``market.yaml``."""
+    market = ref["market"]
+    suffixes = {k: v["type"] for k, v in market["suffix_meaning"].items()}
+    names = {"MARKET": "main", "COLUMN_MARKET": "column", "GRID_MARKET": "grid"}
+    grids: dict[str, Any] = {}
+    for const, name in names.items():
+        if const in market:
+            grids[name] = {
+                "rows": [FlowList(_cell(c, suffixes) for c in row) for row in market[const]]
+            }
+    used = {t for grid in grids.values() for row in grid["rows"] for c in row
+            if isinstance(c, dict) for t in c["types"]}
+    types = {
+        t: Flow(color=market["STOCKMARKET_COLORS"][t], text=market["MARKET_TEXT"].get(t, ""))
+        for t in market["STOCKMARKET_COLORS"] if t in used
+    }
+    data: dict[str, Any] = {"default": names[market["default"]]}
+    if "GRID_MARKET" in market:
+        data["optional_rules"] = Flow(grid_market="grid")
+    data["markets"] = grids
+    data["cell_types"] = types
+    data["cert_limit_types"] = FlowList(market["CERT_LIMIT_TYPES"])
+    data["multiple_buy_types"] = FlowList(market["MULTIPLE_BUY_TYPES"])
+    return data
+
+
+def _distance(value: Any) -> Any:
+    if isinstance(value, int):
+        return value
+    return [Flow(nodes=FlowList(p["nodes"]), pay=p["pay"], visit=p["visit"]) for p in value]
+
+
+_TRAIN_KEYS = {"name", "distance", "price", "num", "rusts_on", "obsolete_on", "available_on",
+               "multiplier", "events", "discount", "variants"}
+
+
+def _train(t: dict[str, Any], variant: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": t["name"], "distance": _distance(t["distance"]),
+                           "price": t["price"]}
+    if not variant:
+        out["num"] = t["num"]
+    for key in ("rusts_on", "obsolete_on", "available_on", "multiplier"):
+        if t.get(key) is not None:
+            out[key] = t[key]
+    if t.get("events"):
+        for e in t["events"]:
+            if set(e) != {"type"}:
+                raise ValueError(f"train event with parameters: {e}")
+        out["events"] = FlowList(e["type"] for e in t["events"])
+    if t.get("discount"):
+        out["discount"] = Flow(t["discount"])
+    if t.get("variants"):
+        out["variants"] = [_train(v, variant=True) for v in t["variants"]]
+    unknown = set(t) - _TRAIN_KEYS
+    if unknown:
+        raise ValueError(f"unhandled train keys {sorted(unknown)}")
+    return out
+
+
+def convert_phases(ref: dict[str, Any]) -> dict[str, Any]:
+    """The content of ``phases.yaml``."""
+    phases = []
+    for p in ref["phases"]:
+        on = p.get("on") or []
+        phases.append({
+            "name": p["name"],
+            "on": FlowList([on] if isinstance(on, str) else on),
+            "train_limit": Flow(p["train_limit"]),
+            "tiles": FlowList(p["tiles"]),
+            "operating_rounds": p["operating_rounds"],
+            "status": FlowList(p.get("status", [])),
+        })
+    return {"phases": phases}
+
+
+def _ability(a: dict[str, Any]) -> Flow:
+    out = Flow(type=a["type"])
+    for key, value in a.items():
+        if key == "type":
+            continue
+        if key == "when" and isinstance(value, str):
+            value = [value]
+        out[key] = FlowList(value) if isinstance(value, list) else value
+    return out
+
+
+def _company_kind(ref: dict[str, Any], sym: str) -> str:
+    if ref["title"] == "1867":
+        return "placeholder" if sym == "3" else "private"
+    return {"P": "private", "C": "concession", "M": "minor"}[sym[0]]
+
+
+def convert_companies(ref: dict[str, Any]) -> dict[str, Any]:
+    """The content of ``companies.yaml``."""
+    companies = []
+    for c in ref["companies"]:
+        out: dict[str, Any] = {
+            "sym": c["sym"], "name": c["name"], "kind": _company_kind(ref, c["sym"]),
+            "value": c["value"], "revenue": c["revenue"],
+        }
+        if "discount" in c:
+            out["discount"] = c["discount"]
+        color = c.get("color") or c.get("engine_assigned_color")
+        if color:
+            out["color"] = color
+        if c.get("text_color"):
+            out["text_color"] = c["text_color"]
+        for key in ("in_starting_set", "in_two_player_set"):
+            if key in c:
+                out[key] = c[key]
+        out["desc"] = c["desc"]
+        if c.get("abilities"):
+            out["abilities"] = [_ability(a) for a in c["abilities"]]
+        unknown = set(c) - {"sym", "name", "value", "revenue", "discount", "color", "text_color",
+                            "engine_assigned_color", "in_starting_set", "in_two_player_set",
+                            "desc", "abilities", "overridden_fields"}
+        if unknown:
+            raise ValueError(f"unhandled company keys {sorted(unknown)}")
+        companies.append(out)
+    return {"companies": companies}
+
+
+#: 18xx.games defaults for keys a corporation leaves out (see the data README).
+DEFAULT_SHARES = [20] + [10] * 8
+_CORP_KEYS = {
+    "sym", "name", "type", "color", "text_color", "logo", "simple_logo", "tokens", "shares",
+    "float_percent", "max_ownership_percent", "always_market_price", "hide_shares",
+    "coordinates", "city", "destination_coordinates", "destination_exits", "destination_icon",
+    "destination_icon_in_city_slot", "destination_loc", "overridden_fields",
+}
+
+
+def convert_corporations(ref: dict[str, Any]) -> dict[str, Any]:
+    """The content of ``corporations.yaml`` (engine defaults written out)."""
+    green = set(ref["map_facts"].get("GREEN_CORPORATIONS", {}).get("value", []))
+    corps = []
+    for c in ref["corporations"]:
+        out: dict[str, Any] = {"sym": c["sym"], "name": c["name"], "type": c["type"]}
+        if c["sym"] in green:
+            out["green"] = True
+        out["color"] = c["color"]
+        if c.get("text_color"):
+            out["text_color"] = c["text_color"]
+        out["logo"] = c["logo"]
+        if c.get("simple_logo"):
+            out["simple_logo"] = c["simple_logo"]
+        out["tokens"] = FlowList(c["tokens"])
+        out["shares"] = FlowList(c.get("shares", DEFAULT_SHARES))
+        out["float_percent"] = c.get("float_percent", 60)
+        out["max_ownership_percent"] = c.get("max_ownership_percent", 60)
+        out["always_market_price"] = bool(c.get("always_market_price", False))
+        out["hide_shares"] = bool(c.get("hide_shares", False))
+        if c.get("coordinates"):
+            coords = c["coordinates"]
+            home = Flow(hexes=FlowList([coords] if isinstance(coords, str) else coords))
+            if c.get("city") is not None:
+                home["city"] = c["city"]
+            out["home"] = home
+        if c.get("destination_coordinates"):
+            dest = Flow(hex=c["destination_coordinates"])
+            if c.get("destination_exits"):
+                dest["exits"] = FlowList(c["destination_exits"])
+            if c.get("destination_icon"):
+                dest["icon"] = c["destination_icon"]
+            slot = c.get("destination_icon_in_city_slot")
+            if slot:
+                dest["icon_city"], dest["icon_slot"] = slot
+            if c.get("destination_loc"):
+                dest["icon_loc"] = c["destination_loc"]
+            out["destination"] = dest
+        unknown = set(c) - _CORP_KEYS
+        if unknown:
+            raise ValueError(f"unhandled corporation keys {sorted(unknown)}")
+        corps.append(out)
+    return {"corporations": corps}
+
+
+# --------------------------------------------------------------------------
+# title.yaml
+
+
+def _plain(value: Any) -> Any:
+    """A JSON value with leaf lists and small leaf maps in flow style."""
+    if isinstance(value, list):
+        items = [_plain(v) for v in value]
+        if all(not isinstance(v, dict | list) for v in items):
+            return FlowList(items)
+        return items
+    if isinstance(value, dict):
+        table = {str(k): _plain(v) for k, v in value.items()}
+        if all(not isinstance(v, dict | list) for v in table.values()) and len(table) <= 8:
+            return Flow(table)
+        return table
+    return value
+
+
+def _by_players(table: dict[str, int]) -> Flow:
+    return Flow({int(k): v for k, v in table.items()})
+
+
+_LAY_KEYS = ("lay", "upgrade", "cost", "upgrade_cost", "cannot_reuse_same_hex")
+
+
+def _tile_lays(value: list[dict[str, Any]]) -> list[Flow]:
+    out = []
+    for lay in value:
+        unknown = set(lay) - set(_LAY_KEYS)
+        if unknown:
+            raise ValueError(f"unhandled tile-lay keys {sorted(unknown)}")
+        out.append(Flow((k, lay[k]) for k in _LAY_KEYS if k in lay))
+    return out
+
+
+#: Supply of the unlimited 1867 tiles as printed on the summary card
+#: (../shared/seeds/1867-summary-card.txt, "Tile manifest 183 tiles").
+BOX_COUNTS_1867 = {"7": 3, "8": 19, "9": 24}
+
+#: Constants that title.yaml gives typed keys (not repeated under ``constants``).
+TYPED_CONSTANTS = {
+    "BANK_CASH", "CERT_LIMIT", "STARTING_CASH", "CURRENCY_FORMAT_STR", "CAPITALIZATION",
+    "GAME_END_CHECK", "TILE_LAYS", "MAJOR_TILE_LAYS", "BONUS_CAPITALS", "BONUS_REVENUE",
+    "NATIONAL_RESERVATIONS", "GREEN_CORPORATIONS", "GRAIN_ELEVATORS", "WEST_PORTS",
+    "EAST_PORTS", "DOUBLE_HEX", "DETROIT_TO_DULUTH_HEXES", "MOUNTAIN_PASS_HEXES",
+    "MOUNTAIN_PASS_TILES", "MOUNTAIN_PASS_HEXES_TO_COMPANIES", "BIG_CITY_HEXES_TO_COMPANIES",
+    "BIG_CITY_ILLEGAL_TILE_UPGRADES", "ICONS_IN_CITIES_HEXES", "MINOR_14_ID",
+    "MINOR_14_HOME_HEX", "PENDING_HOME_TOKENERS", "TWO_HOME_CORPORATION",
+    "GRAIN_ELEVATOR_COUNT", "EXCHANGE_TOKENS", "BIDDING_TOKENS", "STARTING_COMPANIES_TWOPLAYER",
+    "TRAINS_REMOVE_2_PLAYER", "STOCKMARKET_COLORS", "MARKET_TEXT", "CERT_LIMIT_TYPES",
+    "MULTIPLE_BUY_TYPES",
+}
+
+
+def _g1822ca(consts: dict[str, Any], method: dict[str, Any]) -> dict[str, Any]:
+    ag13 = method["white_AG13_upgrades"]["value"]
+    data: dict[str, Any] = {
+        "grain_elevators": FlowList(consts["GRAIN_ELEVATORS"]),
+        "grain_elevator_count": consts["GRAIN_ELEVATOR_COUNT"],
+        "west_ports": FlowList(consts["WEST_PORTS"]),
+        "east_ports": FlowList(consts["EAST_PORTS"]),
+        "double_town_hexes": FlowList(consts["DOUBLE_HEX"]),
+        "detroit_duluth_hexes": FlowList(consts["DETROIT_TO_DULUTH_HEXES"]),
+        "mountain_pass_hexes": FlowList(consts["MOUNTAIN_PASS_HEXES"]),
+        "mountain_pass_tiles": FlowList(consts["MOUNTAIN_PASS_TILES"]),
+        "mountain_pass_companies": Flow(consts["MOUNTAIN_PASS_HEXES_TO_COMPANIES"]),
+        "big_city_companies": Flow(consts["BIG_CITY_HEXES_TO_COMPANIES"]),
+        "big_city_illegal_upgrades": Flow(consts["BIG_CITY_ILLEGAL_TILE_UPGRADES"]),
+        "big_city_rotations": {
+            k: FlowList(v) for k, v in method["big_city_legal_rotations"]["value"].items()
+        },
+        "icons_in_cities_hexes": FlowList(consts["ICONS_IN_CITIES_HEXES"]),
+        "minor_14_id": consts["MINOR_14_ID"],
+        "minor_14_home_hex": consts["MINOR_14_HOME_HEX"],
+        "pending_home_tokeners": FlowList(consts["PENDING_HOME_TOKENERS"]),
+        "two_home_corporation": consts["TWO_HOME_CORPORATION"],
+        "white_hex_upgrades": {ag13["hex"]: FlowList(ag13["allowed_tiles"])},
+        "company_trains": {
+            k: Flow(train=v["train_id"], buyable=v["buyable"])
+            for k, v in method["company_trains"]["value"].items()
+        },
+        "small_mail_subsidy": Flow(method["small_mail_subsidy_by_phase"]["value"]),
+        "exchange_tokens": _plain(consts["EXCHANGE_TOKENS"]),
+        "bidding_tokens": _by_players(consts["BIDDING_TOKENS"]),
+        "extra_or_on_bank_break": "game_end_extra_or" not in method,
+    }
+    if "STARTING_COMPANIES_TWOPLAYER" in consts:
+        data["two_player_companies"] = FlowList(consts["STARTING_COMPANIES_TWOPLAYER"])
+    return data
 
 
 def convert_constants(ref: dict[str, Any]) -> dict[str, Any]:
     """The content of ``title.yaml``."""
-    data: dict[str, Any] = {"id": ref["title"], "name": ref["engine_title"]}
-    if ref["title"] in SHARED_TILES:
-        data["tiles_from"] = SHARED_TILES[ref["title"]]
+    title = ref["title"]
+    setup = ref["setup_values"]
+    consts = {k: v["value"] for k, v in ref["constants"].items()}
+    base = {k: v["value"] for k, v in ref["base_defaults_used"].items()}
+    meta = ref["meta"]
+    data: dict[str, Any] = {"id": title, "name": ref["engine_title"]}
+    if title in SHARED_TILES:
+        data["tiles_from"] = SHARED_TILES[title]
+    data["players"] = Flow(min=meta["player_range"][0], max=meta["player_range"][1])
+    data["optional_rules"] = [
+        Flow(sym=r["sym"], name=r["short_name"], desc=r["desc"]) for r in meta["optional_rules"]
+    ]
+    data["bank_cash"] = setup["bank_cash"]["value"]
+    data["currency_format"] = setup["currency_format"]["value"]
+    data["capitalization"] = setup["capitalization"]["value"]
+    data["cert_limit"] = _by_players(setup["cert_limit"]["value"])
+    data["starting_cash"] = _by_players(setup["starting_cash"]["value"])
+    data["game_end_check"] = Flow(setup["game_end_check"]["value"])
+    data["tile_lays"] = _tile_lays(consts.get("TILE_LAYS") or base["TILE_LAYS"])
+    if "MAJOR_TILE_LAYS" in consts:
+        data["major_tile_lays"] = _tile_lays(consts["MAJOR_TILE_LAYS"])
+    if title == "1867":
+        data["g1867"] = {
+            "bonus_capitals": FlowList(consts["BONUS_CAPITALS"]),
+            "bonus_revenue_hex": consts["BONUS_REVENUE"],
+            "national_reservations": FlowList(consts["NATIONAL_RESERVATIONS"]),
+            "green_corporations": FlowList(consts["GREEN_CORPORATIONS"]),
+            "trains_remove_2_player": Flow(consts["TRAINS_REMOVE_2_PLAYER"]),
+        }
+    else:
+        data["g1822ca"] = _g1822ca(consts, ref["method_data"])
+    data["constants"] = {
+        k: _plain(v) for k, v in sorted({**base, **consts}.items()) if k not in TYPED_CONSTANTS
+    }
     return data
+
+
+def convert_title(ref: dict[str, Any], out: Path) -> None:
+    """Write every YAML file of one title into ``out / title``."""
+    title = ref["title"]
+    folder = out / title
+    dump(folder / "title.yaml", header(ref, "title constants"), convert_constants(ref))
+    dump(folder / "map.yaml", header(ref, "board: printed hexes and setup additions"),
+         convert_map(ref))
+    if title not in SHARED_TILES:
+        tiles = convert_tiles(ref)
+        if title == "1867":
+            for name, count in BOX_COUNTS_1867.items():
+                tiles["tiles"][name]["box_count"] = count
+        dump(folder / "tiles.yaml", header(ref, "tile manifest"), tiles)
+    dump(folder / "market.yaml", header(ref, "stock market"), convert_market(ref))
+    dump(folder / "trains.yaml", header(ref, "trains"),
+         {"trains": [_train(t) for t in ref["trains"]]})
+    dump(folder / "phases.yaml", header(ref, "phases"), convert_phases(ref))
+    dump(folder / "companies.yaml", header(ref, "companies (privates, concessions, minors)"),
+         convert_companies(ref))
+    dump(folder / "corporations.yaml", header(ref, "corporations"), convert_corporations(ref))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -189,6 +189,8 @@ class ManifestTile:
     count: int | None
     hidden: bool = False
     """Not shown in the manifest (laid by an event, e.g. 1822CA DD tiles)."""
+    box_count: int | None = None
+    """Physical supply printed for an unlimited tile (1867 card: 7, 8, 9)."""
 
 
 @dataclass(frozen=True, slots=True)
