@@ -1,0 +1,131 @@
+"""Integer tables for a tile's track at one rotation.
+
+A :class:`TileDef` describes track at rotation 0 with small dataclasses; the
+engine's loops want ints and tuples.  :func:`geometry` turns a tile and a
+rotation into a :class:`Geometry` once and caches it (the tile definitions are
+frozen and hashable), the way python-chess precomputes its attack tables.
+
+Path ends are encoded as one int: ``0``-``5`` is an edge (already rotated),
+``NODE + n`` is node ``n`` of the tile.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from desk18xx.engine.tiledef import NodeKind, PathEnd, TileDef
+
+#: Offset of node ends in the int encoding of path ends.
+NODE = 8
+
+
+def end_code(end: PathEnd, rotation: int) -> int:
+    """The int code of a path end at ``rotation``."""
+    if end.edge is not None:
+        return (end.edge + rotation) % 6
+    assert end.node is not None
+    return NODE + end.node
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Geometry:
+    """A tile's track at one rotation (identity-compared, built by :func:`geometry`)."""
+
+    tile: TileDef
+    rotation: int
+    ends: tuple[tuple[int, int], ...]
+    """Per path: its two end codes."""
+    terminal: tuple[bool, ...]
+    """Per path: a route may end on it but not pass through."""
+    lanes: tuple[int, ...]
+    """Per path: how many routes may use it."""
+    exits: frozenset[int]
+    """Edges that carry track."""
+    edge_paths: tuple[tuple[int, ...], ...]
+    """Per edge 0-5: indexes of the paths touching it."""
+    node_paths: tuple[tuple[int, ...], ...]
+    """Per node: indexes of the paths touching it."""
+    node_edges: tuple[frozenset[int], ...]
+    """Per node: edges joined to it by one path (18xx.games ``city_town_edges``)."""
+    kinds: tuple[NodeKind, ...]
+    """Per node: its kind."""
+    city_nodes: tuple[int, ...]
+    """Node indexes of the cities, in city order."""
+    town_nodes: tuple[int, ...]
+    """Node indexes of the towns."""
+
+    @property
+    def n_paths(self) -> int:
+        """Number of paths."""
+        return len(self.ends)
+
+    def city_edges(self) -> tuple[frozenset[int], ...]:
+        """Edges of each city, in city order."""
+        return tuple(self.node_edges[n] for n in self.city_nodes)
+
+
+@functools.lru_cache(maxsize=8192)
+def geometry(tile: TileDef, rotation: int) -> Geometry:
+    """The cached int tables of ``tile`` turned by ``rotation`` sixths."""
+    rotation %= 6
+    ends = tuple((end_code(p.a, rotation), end_code(p.b, rotation)) for p in tile.paths)
+    n_nodes = len(tile.nodes)
+    edge_paths: list[list[int]] = [[] for _ in range(6)]
+    node_paths: list[list[int]] = [[] for _ in range(n_nodes)]
+    node_edges: list[set[int]] = [set() for _ in range(n_nodes)]
+    for i, (a, b) in enumerate(ends):
+        for x in (a, b):
+            if x < NODE:
+                edge_paths[x].append(i)
+            else:
+                node_paths[x - NODE].append(i)
+        if a >= NODE and b < NODE:
+            node_edges[a - NODE].add(b)
+        elif b >= NODE and a < NODE:
+            node_edges[b - NODE].add(a)
+    kinds = tuple(n.kind for n in tile.nodes)
+    return Geometry(
+        tile=tile,
+        rotation=rotation,
+        ends=ends,
+        terminal=tuple(p.terminal for p in tile.paths),
+        lanes=tuple(p.lanes for p in tile.paths),
+        exits=frozenset(e for pair in ends for e in pair if e < NODE),
+        edge_paths=tuple(tuple(x) for x in edge_paths),
+        node_paths=tuple(tuple(x) for x in node_paths),
+        node_edges=tuple(frozenset(x) for x in node_edges),
+        kinds=kinds,
+        city_nodes=tuple(i for i, k in enumerate(kinds) if k is NodeKind.CITY),
+        town_nodes=tuple(i for i, k in enumerate(kinds) if k is NodeKind.TOWN),
+    )
+
+
+def end_kind(geo: Geometry, code: int) -> int | NodeKind:
+    """An end for subset tests: the edge number, or the node's kind."""
+    return code if code < NODE else geo.kinds[code - NODE]
+
+
+def path_covered(old: Geometry, i: int, new: Geometry) -> bool:
+    """True when old path ``i`` is kept by some path of ``new`` (18xx.games ``Path#<=``).
+
+    Edges must match exactly and node ends must match a node of the same kind
+    (a path city-edge 1 is kept by any path city-edge 1 of the new tile).
+    """
+    a, b = old.ends[i]
+    ka, kb = end_kind(old, a), end_kind(old, b)
+    for c, d in new.ends:
+        kc, kd = end_kind(new, c), end_kind(new, d)
+        if (ka == kc or ka == kd) and (kb == kc or kb == kd):
+            return True
+    return False
+
+
+def paths_kept(old: Geometry, new: Geometry) -> bool:
+    """Every path of ``old`` is kept by a path of ``new`` at their current rotations."""
+    return all(path_covered(old, i, new) for i in range(old.n_paths))
+
+
+def paths_kept_any_rotation(old: Geometry, new_tile: TileDef) -> bool:
+    """``old``'s paths are kept by ``new_tile`` at some rotation (``paths_are_subset_of?``)."""
+    return any(paths_kept(old, geometry(new_tile, r)) for r in range(6))
