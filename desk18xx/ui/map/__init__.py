@@ -1,0 +1,1 @@
+"""The hex map: pure layout (geometry, hexlayout), Qt painting, scene and rendering."""

@@ -1,0 +1,100 @@
+"""Thin graphics items: one per hex, plus the coordinate frame around the board."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QFont, QPainter, QPainterPath, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from desk18xx.engine.map import hexgrid
+from desk18xx.ui.map import geometry as geo
+from desk18xx.ui.map import style
+from desk18xx.ui.map.boardview import HexState
+from desk18xx.ui.map.painter import paint_hex
+
+
+class HexItem(QGraphicsItem):
+    """One hex: knows its state and delegates drawing to :func:`paint_hex`.
+
+    Local coordinates are tile units (corner radius 100); the item is scaled
+    to the map's hex size.
+    """
+
+    def __init__(self, state: HexState, size: float, show_names: bool = True) -> None:
+        super().__init__()
+        self._state = state
+        self._show_names = show_names
+        x, y = hexgrid.center(hexgrid.parse_hex(state.hex.id), size)
+        self.setPos(x, y)
+        self.setScale(size / geo.UNIT)
+
+    @property
+    def hex_id(self) -> str:
+        """The id of the hex drawn."""
+        return self._state.hex.id
+
+    @property
+    def state(self) -> HexState:
+        """What is drawn."""
+        return self._state
+
+    def set_state(self, state: HexState) -> None:
+        """Draw a new state of the same hex."""
+        self._state = state
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return QRectF(-geo.UNIT - 2, -geo.EDGE_R - 2, 2 * geo.UNIT + 4, 2 * geo.EDGE_R + 4)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addPolygon(QPolygonF([QPointF(x, y) for x, y in geo.hex_corners()]))
+        path.closeSubpath()
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        paint_hex(painter, self._state, self._show_names)
+
+
+class CoordinateFrameItem(QGraphicsItem):
+    """Column letters along the top and row numbers down the left of the board."""
+
+    def __init__(self, coords: Iterable[hexgrid.Coord], size: float) -> None:
+        super().__init__()
+        cs = list(coords)
+        self._size = size
+        self._cols = sorted({c.col for c in cs})
+        self._rows = sorted({c.row for c in cs})
+        self._min_col = min(self._cols, default=0)
+        self._min_row = min(self._rows, default=0)
+        self._top = min((hexgrid.center(c, size)[1] for c in cs), default=0.0)
+        self._top -= geo.EDGE_R / geo.UNIT * size
+        self._left = hexgrid.center(hexgrid.Coord(self._min_col, 0), size)[0] - size
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        s = self._size
+        right = hexgrid.center(hexgrid.Coord(max(self._cols, default=0), 0), s)[0] + s
+        bottom = hexgrid.center(hexgrid.Coord(0, max(self._rows, default=0)), s)[1] + s
+        return QRectF(self._left - s, self._top - s, right - self._left + 2 * s,
+                      bottom - self._top + 2 * s)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        s = self._size
+        font = QFont(style.FONT_FAMILY)
+        font.setPixelSize(max(8, round(s * 0.32)))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(Qt.GlobalColor.darkGray)
+        centre = int(Qt.AlignmentFlag.AlignCenter)
+        for col in self._cols:
+            x, _ = hexgrid.center(hexgrid.Coord(col, 0), s)
+            painter.drawText(QRectF(x - s, self._top - s * 0.55, 2 * s, s * 0.5), centre,
+                             hexgrid.column_name(col))
+        for row in self._rows:
+            _, y = hexgrid.center(hexgrid.Coord(0, row), s)
+            painter.drawText(QRectF(self._left - s * 0.75, y - s * 0.3, s * 0.7, s * 0.6),
+                             centre, str(row))

@@ -1,0 +1,67 @@
+"""The map as a QGraphicsScene: one :class:`HexItem` per hex and a coordinate frame."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsScene
+
+from desk18xx.engine.map import hexgrid
+from desk18xx.ui.map import style
+from desk18xx.ui.map.boardview import BoardView
+from desk18xx.ui.map.items import CoordinateFrameItem, HexItem
+
+#: Pixels from a hex's centre to a corner at zoom 1.
+DEFAULT_HEX_SIZE = 50.0
+
+
+class MapScene(QGraphicsScene):
+    """All hexes of a board.
+
+    Args:
+        board: what to draw.
+        size: hex size in scene units (centre to corner).
+        show_names: draw location names.
+        parent: Qt parent.
+    """
+
+    def __init__(self, board: BoardView, size: float = DEFAULT_HEX_SIZE,
+                 show_names: bool = True, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._size = size
+        self._items: dict[str, HexItem] = {}
+        self.setBackgroundBrush(QColor(style.BACKGROUND))
+        coords = []
+        for state in board.hex_states():
+            item = HexItem(state, size, show_names)
+            self.addItem(item)
+            self._items[state.hex.id] = item
+            coords.append(hexgrid.parse_hex(state.hex.id))
+        self._frame = CoordinateFrameItem(coords, size)
+        self.addItem(self._frame)
+        self.setSceneRect(self.itemsBoundingRect().adjusted(-size * 0.2, -size * 0.2,
+                                                            size * 0.2, size * 0.2))
+
+    @property
+    def hex_size(self) -> float:
+        """Centre-to-corner size of a hex in scene units."""
+        return self._size
+
+    def hex_item(self, hex_id: str) -> HexItem:
+        """The item drawing ``hex_id``.
+
+        Raises:
+            KeyError: the hex is not on this board.
+        """
+        return self._items[hex_id]
+
+    def hex_ids(self) -> list[str]:
+        """Ids of all hexes drawn."""
+        return list(self._items)
+
+    def refresh(self, board: BoardView) -> None:
+        """Redraw the hexes whose state changed (same board shape)."""
+        for state in board.hex_states():
+            item = self._items.get(state.hex.id)
+            if item is not None and item.state != state:
+                item.set_state(state)
