@@ -159,7 +159,7 @@ def upgrade_problem(
     """
     st = board.hex(hex_id)
     old = st.geo
-    name = f"{old.tile.name} on {hex_id}"
+    name = hex_id if st.printed else f"tile {old.tile.name} on {hex_id}"
     only = rules.replace_only.get(hex_id)
     if only is not None and st.printed:
         return None if tile.name in only else f"Only tiles {', '.join(sorted(only))} fit {name}"

@@ -177,7 +177,7 @@ def board(
     return Board(defs, tiles)
 
 
-def white_block(cols: str, rows: range) -> dict[str, tuple[str, str]]:
+def white_block(cols: str | list[str], rows: range) -> dict[str, tuple[str, str]]:
     """Plain white hexes for every valid coordinate in the given columns and rows."""
     out: dict[str, tuple[str, str]] = {}
     for col in cols:
