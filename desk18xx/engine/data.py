@@ -178,13 +178,17 @@ def _opt_bool(node: _Node, key: str, default: bool = False) -> bool:
     return default if child is None else child.as_bool()
 
 
+#: ``yaml.safe_load``'s loader, in its libyaml (C) form when available (4-8x faster).
+_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _read_yaml(path: Path) -> _Node:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataError(str(path), "<file>", f"cannot read: {exc.strerror or exc}") from exc
     try:
-        value = yaml.safe_load(text)
+        value = yaml.load(text, Loader=_SAFE_LOADER)
     except yaml.YAMLError as exc:
         raise DataError(str(path), "<file>", f"invalid YAML: {exc}") from exc
     node = _Node(value, str(path))
@@ -1196,7 +1200,8 @@ def _load_title(title_id: str, root: Path) -> TitleData:
     title = _read_yaml(folder / "title.yaml")
     tiles_from = _opt_str(title, "tiles_from")
     tiles_path = (root / tiles_from if tiles_from else folder) / "tiles.yaml"
-    layout, hexes = _board(_read_yaml(folder / "map.yaml"))
+    board = _read_yaml(folder / "map.yaml")
+    layout, hexes = _board(board)
     trains_root = _read_yaml(folder / "trains.yaml")
     phases_root = _read_yaml(folder / "phases.yaml")
     companies_root = _read_yaml(folder / "companies.yaml")
@@ -1216,7 +1221,7 @@ def _load_title(title_id: str, root: Path) -> TitleData:
     )
     if data.id != title_id:
         title.get("id").fail(f"does not match folder {title_id!r}")
-    _check_refs(data, trains_root, phases_root, corps_root, _read_yaml(folder / "map.yaml"))
+    _check_refs(data, trains_root, phases_root, corps_root, board)
     return data
 
 
