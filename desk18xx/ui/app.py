@@ -78,12 +78,10 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
     window.resize(*SCREENSHOT_SIZE)
     if screenshot is not None:
         window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-        window.show()
-        app.processEvents()
+        window.ensurePolished()
         if not window.grab().save(screenshot, "PNG"):
             print(f"desk18xx: could not write {screenshot}", file=sys.stderr)
             return 1
-        window.close()
         return 0
     window.show()
     return app.exec()
