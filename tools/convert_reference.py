@@ -554,6 +554,11 @@ TYPED_CONSTANTS = {
 }
 
 
+#: method_data entries that are prose rather than values; copied into ``notes``.
+METHOD_NOTES = ("grain_and_port_bonus", "detroit_duluth", "game_end_extra_or",
+                "wrs_home_tokens")
+
+
 def _g1822ca(consts: dict[str, Any], method: dict[str, Any]) -> dict[str, Any]:
     ag13 = method["white_AG13_upgrades"]["value"]
     data: dict[str, Any] = {
@@ -585,6 +590,7 @@ def _g1822ca(consts: dict[str, Any], method: dict[str, Any]) -> dict[str, Any]:
         "exchange_tokens": _plain(consts["EXCHANGE_TOKENS"]),
         "bidding_tokens": _by_players(consts["BIDDING_TOKENS"]),
         "extra_or_on_bank_break": "game_end_extra_or" not in method,
+        "sell_movement": Flow(method["sell_movement"]["value"]),
     }
     if "STARTING_COMPANIES_TWOPLAYER" in consts:
         data["two_player_companies"] = FlowList(consts["STARTING_COMPANIES_TWOPLAYER"])
@@ -624,6 +630,10 @@ def convert_constants(ref: dict[str, Any]) -> dict[str, Any]:
         }
     else:
         data["g1822ca"] = _g1822ca(consts, ref["method_data"])
+    data["notes"] = list(ref["notes"]) + [
+        f"{v['source']}: {v['meaning']}" for k, v in ref.get("method_data", {}).items()
+        if k in METHOD_NOTES
+    ]
     data["constants"] = {
         k: _plain(v) for k, v in sorted({**base, **consts}.items()) if k not in TYPED_CONSTANTS
     }

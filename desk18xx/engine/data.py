@@ -909,6 +909,8 @@ class Rules1822CA:
     """Players → bidding tokens each."""
     extra_or_on_bank_break: bool
     """Full game: one more OR after the bank breaks; scenarios: none."""
+    sell_movement: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """``2_players`` / ``otherwise`` → 18xx.games sell-movement name (supplement §7.2)."""
     two_player_companies: tuple[str, ...] = ()
     """ERS/WRS: the company set used with two players."""
 
@@ -935,6 +937,8 @@ class TitleConfig:
     """1822CA majors from phase 3 (empty: ``tile_lays`` for all)."""
     constants: Mapping[str, ConstValue]
     """Every other 18xx.games constant of the title, by its Ruby name."""
+    notes: tuple[str, ...] = ()
+    """Facts the reference keeps in code, in prose (setup quirks, bonus rules)."""
     g1867: Rules1867 | None = None
     g1822ca: Rules1822CA | None = None
     source: str = ""
@@ -1063,6 +1067,7 @@ def _rules_1822ca(node: _Node) -> Rules1822CA:
         exchange_tokens=_int_map(node, "exchange_tokens"),
         bidding_tokens=_by_players(node.get("bidding_tokens")),
         extra_or_on_bank_break=node.get("extra_or_on_bank_break").as_bool(),
+        sell_movement=_str_map(node, "sell_movement"),
         two_player_companies=_strs(node, "two_player_companies"),
     )
 
@@ -1070,7 +1075,8 @@ def _rules_1822ca(node: _Node) -> Rules1822CA:
 def _config(root: _Node) -> TitleConfig:
     root.only("id", "name", "tiles_from", "players", "optional_rules", "bank_cash",
               "currency_format", "capitalization", "cert_limit", "starting_cash",
-              "game_end_check", "tile_lays", "major_tile_lays", "g1867", "g1822ca", "constants")
+              "game_end_check", "tile_lays", "major_tile_lays", "g1867", "g1822ca", "notes",
+              "constants")
     players = root.get("players").only("min", "max")
     rules = []
     for r in _items(root, "optional_rules"):
@@ -1093,6 +1099,7 @@ def _config(root: _Node) -> TitleConfig:
         major_tile_lays=_tile_lays(root.opt("major_tile_lays")),
         constants=MappingProxyType(
             {} if constants is None else {k: _const_value(v) for k, v in constants.items()}),
+        notes=_strs(root, "notes"),
         g1867=None if g1867 is None else _rules_1867(g1867),
         g1822ca=None if g1822ca is None else _rules_1822ca(g1822ca),
         source=root.file,
