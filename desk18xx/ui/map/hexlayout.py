@@ -18,6 +18,7 @@ from shapely.ops import unary_union
 from desk18xx.engine.tiledef import Color, NodeKind, Revenue, TileDef
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map.boardview import HexState, Mark, PlacedMark
+from desk18xx.ui.map.tilelayout import layout_tile, rotate_loc
 
 XY = geo.XY
 
@@ -27,6 +28,8 @@ LABEL_HEIGHT = 28.0
 NAME_PX = 15.0
 LINE_HEIGHT = 16.0
 CHAR_WIDTH = 8.8
+NAME_MAX_WIDTH = 150.0
+NAME_MAX_LINES = 3
 TERRAIN_HEIGHT = 26.0
 ICON_SIZE = 28.0
 MARK_SIZE = 30.0
@@ -121,6 +124,19 @@ def name_segments(name: str, max_size: int = 13) -> list[str]:
     return words
 
 
+def _fit_lines(lines: list[str], width: int = 16) -> list[str]:
+    """Re-flow more than :data:`NAME_MAX_LINES` lines greedily into lines of ``width``."""
+    if len(lines) <= NAME_MAX_LINES:
+        return lines
+    out: list[str] = []
+    for word in " ".join(lines).split(" "):
+        if out and len(out[-1]) + 1 + len(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out
+
+
 def _name_spots(tile: TileDef, lines: int) -> list[XY]:
     """Candidate centres for the location name, in 18xx.games' order of preference."""
     h = lines * LINE_HEIGHT
@@ -148,7 +164,7 @@ def _name_spots(tile: TileDef, lines: int) -> list[XY]:
 @lru_cache(maxsize=8192)
 def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedMark, ...],
             reserved: tuple[str, ...]) -> HexLayout:
-    base = geo.layout_tile(tile, rotation)
+    base = layout_tile(tile, rotation)
     occupied: list[Any] = [base.occupied]
 
     def take(center: XY, w: float, h: float) -> None:
@@ -197,7 +213,7 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
         text = str(up.cost) if up.cost else ""
         kind = up.terrains[0] if up.terrains else ""
         w = (28.0 if kind else 0.0) + 10.0 * len(text) + 8
-        loc = geo.rotate_loc(up.loc, rotation)
+        loc = rotate_loc(up.loc, rotation)
         spots = [geo.edge_point(loc, 55)] if loc is not None else []
         spots += [(0.0, 0.0), geo.edge_point(3.5, 52), geo.edge_point(2.5, 52),
                   geo.edge_point(4.5, 58), geo.edge_point(1.5, 58), (0.0, -45.0), (0.0, 45.0)]
@@ -207,7 +223,7 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
 
     icons: list[Placed] = []
     for icon in tile.icons:
-        loc = geo.rotate_loc(icon.loc, rotation)
+        loc = rotate_loc(icon.loc, rotation)
         spots = _corner_spots(60, first=loc)
         c = place(ICON_SIZE, ICON_SIZE, spots)
         icons.append(Placed(c, ICON_SIZE, ICON_SIZE, icon.name, icon.name))
@@ -220,7 +236,7 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
 
     marks: list[tuple[Placed, Mark]] = []
     for pm in loose:
-        loc = geo.rotate_loc(pm.loc, rotation)
+        loc = rotate_loc(pm.loc, rotation)
         c = place(MARK_SIZE, MARK_SIZE, _corner_spots(58, first=loc))
         marks.append((Placed(c, MARK_SIZE, MARK_SIZE), pm.mark))
 
@@ -232,10 +248,14 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
         reserved_box = Placed(c, w, 18, text)
 
     name_box = None
+    name_px = NAME_PX
     if name:
-        lines = name_segments(name)
-        w = CHAR_WIDTH * (max(len(line) for line in lines) + 1)
-        h = len(lines) * LINE_HEIGHT + 4
+        lines = _fit_lines(name_segments(name))
+        longest = max(len(line) for line in lines) + 1
+        name_px = min(NAME_PX, NAME_PX * NAME_MAX_WIDTH / (CHAR_WIDTH * longest))
+        scale = name_px / NAME_PX
+        w = CHAR_WIDTH * longest * scale
+        h = len(lines) * LINE_HEIGHT * scale + 4
         c = place(w, h, _name_spots(tile, len(lines)))
         name_box = Placed(c, w, h, "\n".join(lines))
 
@@ -251,6 +271,7 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
         marks=tuple(marks),
         reserved=reserved_box,
         name=name_box,
+        name_px=name_px,
     )
 
 

@@ -26,6 +26,7 @@ class HexItem(QGraphicsItem):
         super().__init__()
         self._state = state
         self._show_names = show_names
+        self._shared_costs: frozenset[int] = frozenset()
         x, y = hexgrid.center(hexgrid.parse_hex(state.hex.id), size)
         self.setPos(x, y)
         self.setScale(size / geo.UNIT)
@@ -45,6 +46,12 @@ class HexItem(QGraphicsItem):
         self._state = state
         self.update()
 
+    def set_shared_costs(self, edges: frozenset[int]) -> None:
+        """Edges whose river cost the neighbouring hex draws instead."""
+        if edges != self._shared_costs:
+            self._shared_costs = edges
+            self.update()
+
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return QRectF(-geo.UNIT - 2, -geo.EDGE_R - 2, 2 * geo.UNIT + 4, 2 * geo.EDGE_R + 4)
 
@@ -56,7 +63,7 @@ class HexItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        paint_hex(painter, self._state, self._show_names)
+        paint_hex(painter, self._state, self._show_names, self._shared_costs)
 
 
 class CoordinateFrameItem(QGraphicsItem):

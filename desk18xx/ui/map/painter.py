@@ -59,8 +59,16 @@ def _text(painter: QPainter, center: XY, w: float, h: float, text: str,
                      int(Qt.AlignmentFlag.AlignCenter), text)
 
 
-def paint_hex(painter: QPainter, state: HexState, show_names: bool = True) -> None:
-    """Draw ``state`` around the origin in tile units."""
+def paint_hex(painter: QPainter, state: HexState, show_names: bool = True,
+              shared_costs: frozenset[int] = frozenset()) -> None:
+    """Draw ``state`` around the origin in tile units.
+
+    Args:
+        painter: where to draw; tile units, centre at the origin.
+        state: the hex.
+        show_names: draw the location name.
+        shared_costs: edges whose river cost the neighbour draws (drawn once per river edge).
+    """
     lay = layout_hex(state, show_names)
     tile = state.tile
     painter.save()
@@ -90,7 +98,7 @@ def paint_hex(painter: QPainter, state: HexState, show_names: bool = True) -> No
         _paint_reserved(painter, lay.reserved)
     if lay.name is not None:
         _paint_name(painter, lay.name, lay.name_px)
-    _paint_borders(painter, state)
+    _paint_borders(painter, state, shared_costs)
     _paint_outline(painter, state)
     painter.restore()
 
@@ -267,10 +275,9 @@ def _paint_terrain(painter: QPainter, placed: Placed) -> None:
             wave.cubicTo(QPointF(sx - 6, y + dy - 7), QPointF(sx, y + dy + 7),
                          QPointF(sx + 13, y + dy))
             painter.drawPath(wave)
-    else:
-        painter.setPen(pen)
-        painter.setBrush(_color("#ffffff"))
-        painter.drawEllipse(QPointF(sx, y), 9, 9)
+    elif placed.text:
+        _text(painter, (x, y), placed.w, placed.h, placed.text, 16, bold=True)
+        return
     if placed.text:
         _text(painter, (x + 14, y), placed.w - 28, placed.h, placed.text, 16, bold=True)
 
@@ -314,7 +321,7 @@ def _paint_future_label(painter: QPainter, placed: Placed) -> None:
     _text(painter, (x, y), 2 * r, 2 * r, placed.text, r * 1.1, bold=True)
 
 
-def _paint_borders(painter: QPainter, state: HexState) -> None:
+def _paint_borders(painter: QPainter, state: HexState, shared_costs: frozenset[int]) -> None:
     for border in state.tile.borders:
         if border.type is None:
             continue
@@ -325,7 +332,7 @@ def _paint_borders(painter: QPainter, state: HexState) -> None:
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)
         painter.setPen(pen)
         painter.drawLine(QPointF(*a), QPointF(*b))
-        if border.cost:
+        if border.cost and edge not in shared_costs:
             mx, my = geo.edge_point(edge, geo.EDGE_R - 20)
             text = str(border.cost)
             painter.setPen(QPen(_color(color), 1.5))

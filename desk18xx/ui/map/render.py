@@ -41,6 +41,6 @@ def save_board_png(board: BoardView, path: str | Path, size: float = DEFAULT_HEX
     """
     out = Path(path)
     image = render_board(board, size, show_names)
-    if not image.save(str(out), b"PNG"):
+    if not image.save(str(out), "PNG"):  # type: ignore[call-overload]  # stub wants bytes
         raise OSError(f"could not write {out}")
     return out

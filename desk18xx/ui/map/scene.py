@@ -7,8 +7,10 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsScene
 
 from desk18xx.engine.map import hexgrid
+from desk18xx.engine.tiledef import TileDef
 from desk18xx.ui.map import style
 from desk18xx.ui.map.boardview import BoardView
+from desk18xx.ui.map.geometry import shared_border_costs
 from desk18xx.ui.map.items import CoordinateFrameItem, HexItem
 
 #: Pixels from a hex's centre to a corner at zoom 1.
@@ -37,6 +39,7 @@ class MapScene(QGraphicsScene):
             self.addItem(item)
             self._items[state.hex.id] = item
             coords.append(hexgrid.parse_hex(state.hex.id))
+        self._update_shared_costs()
         self._frame = CoordinateFrameItem(coords, size)
         self.addItem(self._frame)
         self.setSceneRect(self.itemsBoundingRect().adjusted(-size * 0.2, -size * 0.2,
@@ -65,3 +68,14 @@ class MapScene(QGraphicsScene):
             item = self._items.get(state.hex.id)
             if item is not None and item.state != state:
                 item.set_state(state)
+        self._update_shared_costs()
+
+    def _neighbour_tile(self, hex_id: str) -> tuple[TileDef, int] | None:
+        item = self._items.get(hex_id)
+        return None if item is None else (item.state.tile, item.state.rotation)
+
+    def _update_shared_costs(self) -> None:
+        for hex_id, item in self._items.items():
+            st = item.state
+            item.set_shared_costs(
+                shared_border_costs(hex_id, st.tile, st.rotation, self._neighbour_tile))
