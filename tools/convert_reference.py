@@ -29,7 +29,7 @@ SHARED_TILES = {"1822CA-ERS": "1822CA", "1822CA-WRS": "1822CA"}
 NODE_TYPES = ("city", "town", "offboard", "junction")
 
 
-class Flow(dict[str, Any]):
+class Flow(dict[Any, Any]):
     """A mapping written in YAML flow style (``{a: 1, b: 2}``)."""
 
 

@@ -477,3 +477,9 @@ def test_invalid_yaml_and_missing_file(maps_copy: Path) -> None:
 def test_unknown_title() -> None:
     with pytest.raises(DataError, match="unknown title"):
         load_title("1830")
+
+
+def test_load_title_is_cached_per_maps_folder(maps_copy: Path) -> None:
+    first = load_title("1867")
+    assert load_title("1867") is first
+    assert maps_dir() == maps_copy
