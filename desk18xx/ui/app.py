@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths, Qt
-from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+from PySide6.QtGui import QIcon, QPainter, QResizeEvent
+from PySide6.QtWidgets import QApplication, QGraphicsView, QLabel, QMainWindow, QWidget
 
 from desk18xx import __version__
 
@@ -19,6 +19,8 @@ APP_NAME = "desk18xx"
 #: extension of save files (MIME type ``application/x-desk18xx-save``)
 SAVE_EXTENSION = ".d18xx"
 SCREENSHOT_SIZE = (1280, 800)
+#: what this placeholder says (and exit code 4 with --screenshot) when given a file
+OPEN_NOT_SUPPORTED = "opening games is not available yet"
 
 
 def resources_dir() -> Path:
@@ -51,15 +53,43 @@ def _application(argv: list[str]) -> QApplication:
     return app
 
 
-def _main_window(file: str | None) -> QMainWindow:
+class _FittedView(QGraphicsView):
+    """A view that keeps the whole scene in sight."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+
+def _board_widget() -> QWidget | None:
+    """The 1867 starting board, or ``None`` if the map cannot be drawn."""
+    try:
+        from desk18xx.engine.data import load_title
+        from desk18xx.engine.errors import DataError
+        from desk18xx.ui.map.scene import MapScene
+        from desk18xx.ui.map.starting import starting_board
+    except ImportError:
+        return None
+    try:
+        scene = MapScene(starting_board(load_title("1867")))
+    except (DataError, OSError) as exc:
+        print(f"desk18xx: cannot draw the 1867 map: {exc}", file=sys.stderr)
+        return None
+    view = _FittedView(scene)
+    view.setRenderHint(QPainter.RenderHint.Antialiasing)
+    scene.setParent(view)
+    return view
+
+
+def _main_window() -> QMainWindow:
     window = QMainWindow()
-    window.setWindowTitle(APP_NAME if file is None else f"{Path(file).name} - {APP_NAME}")
-    text = f"desk18xx {__version__}\n\n1867 and 1822CA"
-    if file is not None:
-        text += f"\n\nOpening games is not available yet: {file}"
-    label = QLabel(text)
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    window.setCentralWidget(label)
+    window.setWindowTitle(APP_NAME)
+    central = _board_widget()
+    if central is None:
+        label = QLabel(f"desk18xx {__version__}\n\n1867 and 1822CA")
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        central = label
+    window.setCentralWidget(central)
     return window
 
 
@@ -74,7 +104,12 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
         The process exit code.
     """
     app = _application([sys.argv[0] if sys.argv else APP_NAME])
-    window = _main_window(file)
+    if file is not None:
+        # Not faked: tests/installer/test_bundle.py skips its open-a-game check on this.
+        print(f"desk18xx: {OPEN_NOT_SUPPORTED}: {file}", file=sys.stderr)
+        if screenshot is not None:
+            return 4
+    window = _main_window()
     window.resize(*SCREENSHOT_SIZE)
     if screenshot is not None:
         window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
