@@ -16,6 +16,7 @@ printed with the same content (``"N12-6"``); a city id is
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -102,6 +103,9 @@ class HexState:
         return sum(1 for i, t in enumerate(self.tokens[city]) if t is None and res[i] is None)
 
 
+_SERIAL = itertools.count()
+
+
 def _empty_slots(tile: TileDef) -> tuple[Slots, ...]:
     return tuple((None,) * max(c.slots, 1) for c in tile.cities)
 
@@ -164,6 +168,8 @@ class Board:
         self._on_board: dict[TileId, HexId] = {}
         self._tile_hex: dict[TileId, HexId] = {}
         self.version = 0
+        #: Identity of this board object (copies get a new one); caches key on (serial, version).
+        self.serial = next(_SERIAL)
         coords = {HexId(h): hexgrid.parse_hex(h) for h in hexes}
         by_coord = {c: h for h, c in coords.items()}
         self._neighbours: dict[HexId, tuple[HexId | None, ...]] = {
@@ -219,6 +225,7 @@ class Board:
         other._tile_hex = dict(self._tile_hex)
         other._neighbours = self._neighbours
         other.version = self.version
+        other.serial = next(_SERIAL)
         return other
 
     def __contains__(self, hex_id: object) -> bool:
