@@ -18,6 +18,8 @@ from desk18xx import __version__
 #: command name -> (module under desk18xx.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "render-map": ("render_map", "draw a title's starting board to a PNG file"),
+    "replay": ("replay", "replay an 18xx.games export and print the result as JSON"),
+    "playout": ("playout", "play random legal games to the end, checking invariants"),
 }
 
 

@@ -1,1 +1,48 @@
-"""Game titles: each a package with its rules, registered in TITLES."""
+"""Game titles: each a package with its rules, registered in TITLES (STYLE.md §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from desk18xx.engine.game import Game, GameSetup
+
+
+@dataclass(frozen=True, slots=True)
+class Title:
+    """A playable title: its id, player range and game factory."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[str, ...]
+    factory: Callable[[GameSetup], Game]
+
+    def new_game(self, setup: GameSetup) -> Game:
+        """A fresh game for ``setup``."""
+        return self.factory(setup)
+
+
+def _new_1867(setup: GameSetup) -> Game:
+    from desk18xx.titles.g1867.game import G1867
+
+    return G1867(setup)
+
+
+TITLES: dict[str, Title] = {
+    "1867": Title("1867", "1867: Railways of Canada", 2, 6, ("grid_market",), _new_1867),
+}
+"""Title id -> title.  "1822CA", "1822CA-ERS" and "1822CA-WRS" are added by their package."""
+
+
+def find_title(name: str) -> Title:
+    """The title for an id or an 18xx.games title string (``"1822CA ERS"``).
+
+    Raises:
+        KeyError: unknown title.
+    """
+    key = name.replace(" ", "-")
+    if key in TITLES:
+        return TITLES[key]
+    raise KeyError(f"unknown title {name!r}; known: {', '.join(sorted(TITLES))}")

@@ -1,0 +1,355 @@
+"""Board state for the rules engine: placed tiles, station tokens, reachability.
+
+MINIMAL VERSION, to be replaced by ``engine/map/board.py`` and
+``engine/map/graph.py`` (map-model engineer) once they land.  It keeps what
+the 1867 rules need: the tile on every hex with its rotation, the token slots
+of every city, the tile supply, river borders already paid, and a
+reachability walk over track from a corporation's tokens (18xx
+``Graph#connected_nodes``/``connected_hexes``: full cities of other
+companies block, off-boards end a walk).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from desk18xx.engine.map.hexgrid import neighbour_id, opposite
+from desk18xx.engine.tiledef import Color, HexDef, ManifestTile, NodeKind, TileDef
+
+NEUTRAL = "~neutral"
+"""Token-slot marker of a neutral placeholder token (1867 CN)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TileShape:
+    """Adjacency of one tile at one rotation, precomputed."""
+
+    exits: frozenset[int]
+    node_edges: tuple[frozenset[int], ...]
+    """Edges joined directly to each node."""
+    node_nodes: tuple[frozenset[int], ...]
+    """Nodes joined directly to each node."""
+    edge_edges: Mapping[int, frozenset[int]]
+    """Edge -> edges joined by plain track."""
+    edge_nodes: Mapping[int, frozenset[int]]
+    """Edge -> nodes joined to it."""
+    terminal_nodes: frozenset[int]
+
+
+_SHAPES: dict[tuple[int, int], TileShape] = {}
+
+
+def shape(tile: TileDef, rotation: int) -> TileShape:
+    """The adjacency of ``tile`` turned ``rotation`` sixths (cached)."""
+    key = (id(tile), rotation)
+    cached = _SHAPES.get(key)
+    if cached is not None:
+        return cached
+    n = len(tile.nodes)
+    node_edges: list[set[int]] = [set() for _ in range(n)]
+    node_nodes: list[set[int]] = [set() for _ in range(n)]
+    edge_edges: dict[int, set[int]] = {}
+    edge_nodes: dict[int, set[int]] = {}
+    terminal: set[int] = set()
+    exits: set[int] = set()
+    for p in tile.paths:
+        a, b = p.a, p.b
+        ea = None if a.edge is None else (a.edge + rotation) % 6
+        eb = None if b.edge is None else (b.edge + rotation) % 6
+        for e in (ea, eb):
+            if e is not None:
+                exits.add(e)
+        if ea is not None and eb is not None:
+            edge_edges.setdefault(ea, set()).add(eb)
+            edge_edges.setdefault(eb, set()).add(ea)
+        elif ea is not None and b.node is not None:
+            node_edges[b.node].add(ea)
+            edge_nodes.setdefault(ea, set()).add(b.node)
+            if p.terminal:
+                terminal.add(b.node)
+        elif eb is not None and a.node is not None:
+            node_edges[a.node].add(eb)
+            edge_nodes.setdefault(eb, set()).add(a.node)
+            if p.terminal:
+                terminal.add(a.node)
+        elif a.node is not None and b.node is not None:
+            node_nodes[a.node].add(b.node)
+            node_nodes[b.node].add(a.node)
+    result = TileShape(
+        frozenset(exits),
+        tuple(frozenset(s) for s in node_edges),
+        tuple(frozenset(s) for s in node_nodes),
+        {k: frozenset(v) for k, v in edge_edges.items()},
+        {k: frozenset(v) for k, v in edge_nodes.items()},
+        frozenset(terminal),
+    )
+    _SHAPES[key] = result
+    return result
+
+
+@dataclass
+class Placed:
+    """The tile on a hex."""
+
+    tile: TileDef
+    tile_id: str
+    """``"57-0"``; a printed tile is ``"<hex>-<n>"`` (we use ``"<hex>-0"``)."""
+    rotation: int = 0
+    printed: bool = True
+
+    @property
+    def shape(self) -> TileShape:
+        """Adjacency at the current rotation."""
+        return shape(self.tile, self.rotation)
+
+    @property
+    def city_nodes(self) -> list[int]:
+        """Node indexes of the cities, in order."""
+        return [i for i, n in enumerate(self.tile.nodes) if n.kind is NodeKind.CITY]
+
+
+@dataclass
+class Board:
+    """Tiles, tokens and the tile supply."""
+
+    hexdefs: Mapping[str, HexDef]
+    manifest: Mapping[str, ManifestTile]
+    placed: dict[str, Placed] = field(default_factory=dict)
+    tokens: dict[str, list[list[str | None]]] = field(default_factory=dict)
+    """Hex -> per city (in city order) its slots: corporation id, NEUTRAL, or None."""
+    used_tiles: dict[str, str] = field(default_factory=dict)
+    """Tile copy id -> hex it lies on."""
+    paid_borders: set[tuple[str, int]] = field(default_factory=set)
+    blocked: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_hexes(cls, hexdefs: Mapping[str, HexDef], manifest: Mapping[str, ManifestTile]
+                   ) -> Board:
+        """A fresh board as printed (setup tokens are added by the title)."""
+        board = cls(hexdefs, manifest)
+        for hex_id, hd in hexdefs.items():
+            board.placed[hex_id] = Placed(hd.tile, f"{hex_id}-0")
+            board.tokens[hex_id] = [[None] * max(1, n.slots)
+                                    for n in hd.tile.nodes if n.kind is NodeKind.CITY]
+            if hd.blockers:
+                board.blocked.add(hex_id)
+        return board
+
+    def copy(self) -> Board:
+        """Independent copy (tile definitions are shared)."""
+        return Board(
+            self.hexdefs, self.manifest,
+            {h: Placed(p.tile, p.tile_id, p.rotation, p.printed) for h, p in self.placed.items()},
+            {h: [list(c) for c in cities] for h, cities in self.tokens.items()},
+            dict(self.used_tiles), set(self.paid_borders), set(self.blocked),
+        )
+
+    # -- tiles ---------------------------------------------------------------------------
+    def tile_available(self, tile_id: str) -> bool:
+        """True when the copy ``tile_id`` is in the supply."""
+        name, _, index = tile_id.rpartition("-")
+        entry = self.manifest.get(name)
+        if entry is None or tile_id in self.used_tiles:
+            return False
+        return entry.count is None or int(index) < entry.count
+
+    def free_copy(self, name: str) -> str | None:
+        """The lowest-numbered copy of ``name`` in the supply."""
+        entry = self.manifest.get(name)
+        if entry is None:
+            return None
+        limit = entry.count if entry.count is not None else 10_000
+        for i in range(limit):
+            tid = f"{name}-{i}"
+            if tid not in self.used_tiles:
+                return tid
+        return None
+
+    def copies_left(self, name: str) -> int:
+        """Copies of ``name`` in the supply (a large number when unlimited)."""
+        entry = self.manifest[name]
+        if entry.count is None:
+            return 1_000
+        used = sum(1 for t in self.used_tiles if t.rpartition("-")[0] == name)
+        return entry.count - used
+
+    def lay(self, hex_id: str, tile: TileDef, tile_id: str, rotation: int) -> None:
+        """Put a tile on ``hex_id``; tokens follow their city; the old copy returns."""
+        old = self.placed[hex_id]
+        new = Placed(tile, tile_id, rotation, printed=False)
+        old_tokens = self.tokens.get(hex_id, [])
+        new_cities = new.city_nodes
+        new_tokens: list[list[str | None]] = [[None] * max(1, tile.nodes[n].slots)
+                                              for n in new_cities]
+        old_cities = old.city_nodes
+        old_shape, new_shape = old.shape, new.shape
+        taken: set[int] = set()
+        for oi, onode in enumerate(old_cities):
+            slots = old_tokens[oi] if oi < len(old_tokens) else []
+            if not any(slots):
+                continue
+            target = self._matching_city(old_shape.node_edges[onode], new_cities, new_shape,
+                                         taken, oi)
+            taken.add(target)
+            dest = new_tokens[target]
+            for s in slots:
+                if s is None:
+                    continue
+                for k in range(len(dest)):
+                    if dest[k] is None:
+                        dest[k] = s
+                        break
+                else:
+                    dest.append(s)
+        self.tokens[hex_id] = new_tokens
+        if not old.printed:
+            self.used_tiles.pop(old.tile_id, None)
+        self.used_tiles[tile_id] = hex_id
+        self.placed[hex_id] = new
+
+    @staticmethod
+    def _matching_city(old_edges: frozenset[int], new_cities: list[int], new_shape: TileShape,
+                       taken: set[int], fallback: int) -> int:
+        best = None
+        for ni, nnode in enumerate(new_cities):
+            if old_edges and old_edges <= new_shape.node_edges[nnode] and ni not in taken:
+                return ni
+            if best is None and ni not in taken:
+                best = ni
+        if fallback < len(new_cities) and fallback not in taken and not old_edges:
+            return fallback
+        return best if best is not None else 0
+
+    # -- tokens --------------------------------------------------------------------------
+    def city_index(self, hex_id: str, node: int) -> int:
+        """City number of node ``node`` of the tile on ``hex_id``."""
+        return self.placed[hex_id].city_nodes.index(node)
+
+    def find_city(self, tile_id: str, part: int) -> tuple[str, int]:
+        """Hex and city number of city id ``<tile id>-<part>``.
+
+        Raises:
+            KeyError: the tile is not on the board.
+        """
+        hex_id = self.used_tiles.get(tile_id)
+        if hex_id is None:
+            name = tile_id.rpartition("-")[0]
+            if name in self.placed and self.placed[name].printed:
+                hex_id = name
+        if hex_id is None:
+            raise KeyError(tile_id)
+        return hex_id, part
+
+    def corp_tokens(self, corp: str) -> Iterator[tuple[str, int, int]]:
+        """(hex, city, slot) of every token of ``corp``."""
+        for hex_id, cities in self.tokens.items():
+            for ci, slots in enumerate(cities):
+                for si, s in enumerate(slots):
+                    if s == corp:
+                        yield hex_id, ci, si
+
+    def city_full_for(self, hex_id: str, city: int, corp: str) -> bool:
+        """True when ``corp`` cannot pass through (full and not tokened by it)."""
+        slots = self.tokens[hex_id][city]
+        return corp not in slots and all(s is not None for s in slots)
+
+    def hex_has_token_of(self, hex_id: str, corp: str) -> bool:
+        """True when any city on ``hex_id`` holds a token of ``corp``."""
+        return any(corp in slots for slots in self.tokens.get(hex_id, []))
+
+    # -- reachability --------------------------------------------------------------------
+    def neighbour_enterable(self, hex_id: str, edge: int) -> tuple[str, int] | None:
+        """The (hex, edge) entered by leaving ``hex_id`` across ``edge``, if track joins."""
+        for b in self.hexdefs[hex_id].tile.borders:
+            if b.edge == edge and b.type == "impassable":
+                return None
+        other = neighbour_id(hex_id, edge)
+        placed = self.placed.get(other)
+        if placed is None:
+            return None
+        back = opposite(edge)
+        if back not in placed.shape.exits:
+            return None
+        return other, back
+
+    def reach(self, corp: str) -> tuple[set[tuple[str, int]], dict[str, set[int]]]:
+        """Nodes and hex edges reachable from ``corp``'s tokens.
+
+        Returns:
+            ``(nodes, edges)``: ``(hex, node index)`` pairs reachable, and per
+            hex the edges from which it can be reached or left (18xx
+            ``connected_nodes``/``connected_hexes``).
+        """
+        nodes: set[tuple[str, int]] = set()
+        edges: dict[str, set[int]] = {}
+        stack: list[tuple[str, int, bool]] = []  # (hex, index, is_node)
+        seen: set[tuple[str, int, bool]] = set()
+        starts = set(self._token_nodes(corp))
+        for hex_id, start_node in starts:
+            stack.append((hex_id, start_node, True))
+        while stack:
+            item = stack.pop()
+            if item in seen:
+                continue
+            seen.add(item)
+            hex_id, idx, is_node = item
+            placed = self.placed[hex_id]
+            sh = placed.shape
+            if is_node:
+                nodes.add((hex_id, idx))
+                nd = placed.tile.nodes[idx]
+                if (hex_id, idx) not in starts:
+                    if nd.kind is NodeKind.OFFBOARD:
+                        continue
+                    if nd.kind is NodeKind.CITY and self.city_full_for(
+                            hex_id, placed.city_nodes.index(idx), corp):
+                        continue
+                for e in sh.node_edges[idx]:
+                    edges.setdefault(hex_id, set()).add(e)
+                    nxt = self.neighbour_enterable(hex_id, e)
+                    if nxt is not None:
+                        stack.append((nxt[0], nxt[1], False))
+                for m in sh.node_nodes[idx]:
+                    stack.append((hex_id, m, True))
+            else:
+                edges.setdefault(hex_id, set()).add(idx)
+                for m in sh.edge_nodes.get(idx, ()):
+                    stack.append((hex_id, m, True))
+                for g in sh.edge_edges.get(idx, ()):
+                    edges[hex_id].add(g)
+                    nxt = self.neighbour_enterable(hex_id, g)
+                    if nxt is not None:
+                        stack.append((nxt[0], nxt[1], False))
+        return nodes, edges
+
+    def _token_nodes(self, corp: str) -> list[tuple[str, int]]:
+        return [(h, self.placed[h].city_nodes[c]) for h, c, _s in self.corp_tokens(corp)]
+
+    def node_connected_elsewhere(self, hex_id: str) -> bool:
+        """True when track from a city of ``hex_id`` reaches another stop (18xx
+        ``unconnected_hexes`` test, used for major home choices)."""
+        placed = self.placed[hex_id]
+        sh = placed.shape
+        for node in placed.city_nodes:
+            stack = [(neighbour_id(hex_id, e), opposite(e)) for e in sh.node_edges[node]]
+            seen: set[tuple[str, int]] = set()
+            while stack:
+                h, e = stack.pop()
+                if (h, e) in seen or h not in self.placed:
+                    continue
+                seen.add((h, e))
+                psh = self.placed[h].shape
+                if e not in psh.exits:
+                    continue
+                if psh.edge_nodes.get(e):
+                    return True
+                for g in psh.edge_edges.get(e, ()):
+                    stack.append((neighbour_id(h, g), opposite(g)))
+            if sh.node_nodes[node]:
+                return True
+        return False
+
+    def color(self, hex_id: str) -> Color:
+        """Colour of the tile on ``hex_id``."""
+        return self.placed[hex_id].tile.color

@@ -1,0 +1,345 @@
+"""The generic game: state tables, money, shares, trains, phases and the action fold.
+
+A title subclasses :class:`Game` once and supplies its rounds and its hooks
+(next round, game-end checks, player value).  ``Game.process`` applies one
+action (validate, then mutate) and advances rounds; ``Game.copy`` gives a
+snapshot for fast undo.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from desk18xx.engine.actions import STATE_NEUTRAL, Action, EndGame, Message, Pass
+from desk18xx.engine.board_lite import Board
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.market import Market
+from desk18xx.engine.round import Round, RoundKind
+from desk18xx.engine.state import (
+    BANK,
+    DEPOT,
+    POOL,
+    Company,
+    CorpKind,
+    Corporation,
+    Player,
+    Share,
+    Train,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """What a game is created from (the rest is the action list)."""
+
+    title: str
+    players: tuple[tuple[str, str], ...]
+    """(id, name) in seating order."""
+    seed: int = 0
+    options: tuple[str, ...] = ()
+    variant: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseDef:
+    """One phase of the game."""
+
+    name: str
+    tiles: tuple[str, ...]
+    train_limit: dict[str, int]
+    operating_rounds: int
+    on: str | None = None
+    status: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """Who acts now and what they may do (for a user interface)."""
+
+    entity: str | None
+    types: tuple[str, ...]
+    round: str
+    step: str | None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class Game:
+    """State and the fold of actions; subclassed once per title."""
+
+    #: Title id (``"1867"``).
+    title_id: str = ""
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self.players: list[Player] = [Player(pid, name) for pid, name in setup.players]
+        self.cash: dict[str, int] = {BANK: 0}
+        self.companies: dict[str, Company] = {}
+        self.corps: dict[str, Corporation] = {}
+        self.shares: dict[str, Share] = {}
+        self.trains: dict[str, Train] = {}
+        self.depot: list[str] = []
+        """Train ids not yet sold, in order (the next new train first)."""
+        self.phases: tuple[PhaseDef, ...] = ()
+        self.phase_index = 0
+        self.market: Market = Market({}, ())
+        self.board: Board | None = None
+        self.round: Round | None = None
+        self.turn = 1
+        self.finished = False
+        self.end_reason: str | None = None
+        self.log: list[str] = []
+        self.actions_applied = 0
+
+    # -- identity ------------------------------------------------------------------------
+    def player(self, pid: str) -> Player:
+        """Player by id."""
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise IllegalAction(f"no player {pid}")
+
+    def is_player(self, entity: str) -> bool:
+        """True when ``entity`` is a player id."""
+        return any(p.id == entity for p in self.players)
+
+    def corp(self, cid: str) -> Corporation:
+        """Corporation by id.
+
+        Raises:
+            IllegalAction: unknown id.
+        """
+        c = self.corps.get(cid)
+        if c is None:
+            raise IllegalAction(f"no corporation {cid}")
+        return c
+
+    def is_closed(self, entity: str) -> bool:
+        """True for a closed corporation."""
+        c = self.corps.get(entity)
+        return c is not None and c.closed
+
+    def name_of(self, entity: str) -> str:
+        """Display name."""
+        if entity in self.corps:
+            return entity
+        for p in self.players:
+            if p.id == entity:
+                return p.name
+        return entity
+
+    @property
+    def phase(self) -> PhaseDef:
+        """The current phase."""
+        return self.phases[self.phase_index]
+
+    # -- money ---------------------------------------------------------------------------
+    def transfer(self, src: str, dst: str, amount: int) -> None:
+        """Move ``amount`` from ``src`` to ``dst``.
+
+        Raises:
+            IllegalAction: ``src`` (not the bank) cannot pay.
+        """
+        if amount < 0:
+            raise IllegalAction(f"negative payment {amount}")
+        if src != BANK and self.cash.get(src, 0) < amount:
+            raise IllegalAction(f"{self.name_of(src)} cannot pay ${amount}")
+        self.cash[src] = self.cash.get(src, 0) - amount
+        self.cash[dst] = self.cash.get(dst, 0) + amount
+
+    def total_money(self) -> int:
+        """Sum of all cash (constant over a game)."""
+        return sum(self.cash.values())
+
+    # -- shares --------------------------------------------------------------------------
+    def shares_of(self, holder: str, corp: str) -> list[Share]:
+        """Certificates of ``corp`` held by ``holder``, in certificate order."""
+        return [s for s in self.shares.values() if s.corp == corp and s.owner == holder]
+
+    def percent_of(self, holder: str, corp: str) -> int:
+        """Percent of ``corp`` held by ``holder``."""
+        return sum(s.percent for s in self.shares.values() if s.corp == corp and s.owner == holder)
+
+    def president(self, corp: str) -> str | None:
+        """Holder of the president's certificate (the owner)."""
+        for s in self.shares.values():
+            if s.corp == corp and s.president:
+                return s.owner if self.is_player(s.owner) else None
+        return None
+
+    def owner(self, corp: str) -> str | None:
+        """Player who controls ``corp``."""
+        return self.president(corp)
+
+    def num_certs(self, pid: str) -> int:
+        """Certificates counting against the limit (privates included)."""
+        n = sum(1 for s in self.shares.values() if s.owner == pid
+                and self.corps[s.corp].kind is not CorpKind.NATIONAL)
+        return n + sum(1 for c in self.companies.values() if c.owner == pid and not c.closed)
+
+    def move_shares(self, share_ids: Iterable[str], to: str) -> None:
+        """Change the holder of certificates (no money)."""
+        for sid in share_ids:
+            self.shares[sid].owner = to
+
+    def check_president(self, corp: str, previous: str | None) -> None:
+        """Hand the president's certificate to the new majority holder, if any
+        (18xx ``SharePool#transfer_shares``)."""
+        holdings: dict[str, int] = {}
+        for p in self.players:
+            pct = self.percent_of(p.id, corp)
+            if pct:
+                holdings[p.id] = pct
+        if not holdings:
+            return
+        best = max(holdings.values())
+        if previous is not None and holdings.get(previous, 0) == best:
+            return
+        pres_share = next(s for s in self.shares.values() if s.corp == corp and s.president)
+        candidates = [p for p, v in holdings.items() if v == best and v >= pres_share.percent]
+        if not candidates:
+            return
+        order = [p.id for p in self.players]
+        if previous is None or previous not in order:
+            new = candidates[0] if pres_share.owner not in candidates else pres_share.owner
+        else:
+            start = order.index(previous)
+            new = min(candidates, key=lambda p: (order.index(p) - start) % len(order))
+        if pres_share.owner == new:
+            return
+        # the new president hands over ordinary certificates worth the president's share
+        old_holder = pres_share.owner
+        need = pres_share.percent
+        given: list[Share] = []
+        for s in sorted(self.shares_of(new, corp), key=lambda s: s.id):
+            if need <= 0:
+                break
+            if not s.president:
+                given.append(s)
+                need -= s.percent
+        swap_to = old_holder if (self.is_player(old_holder)
+                                 and self.percent_of(old_holder, corp) >= pres_share.percent) \
+            else POOL
+        for s in given:
+            s.owner = swap_to
+        pres_share.owner = new
+
+    # -- trains --------------------------------------------------------------------------
+    def depot_trains(self) -> list[Train]:
+        """Trains buyable from the bank: the next new train of each type available, and
+        the discarded ones."""
+        out: list[Train] = []
+        seen: set[str] = set()
+        for tid in self.depot:
+            t = self.trains[tid]
+            if t.name in seen:
+                continue
+            if t.available_on is not None and not self.phase_reached(t.available_on):
+                continue
+            if not out or t.available_on is not None:
+                out.append(t)
+                seen.add(t.name)
+        out.extend(self.pool_trains())
+        return out
+
+    def pool_trains(self) -> list[Train]:
+        """Discarded trains in the bank pool."""
+        return [t for t in self.trains.values()
+                if t.owner == POOL and not t.rusted and t.buyable]
+
+    def phase_reached(self, name: str) -> bool:
+        """True when phase ``name`` has started."""
+        names = [p.name for p in self.phases]
+        return names.index(name) <= self.phase_index if name in names else False
+
+    def corp_trains(self, corp: str) -> list[Train]:
+        """Trains of ``corp`` in purchase order."""
+        return [self.trains[t] for t in self.corps[corp].trains]
+
+    # -- processing ----------------------------------------------------------------------
+    def process(self, action: Action) -> None:
+        """Apply one action and its nested auto actions.
+
+        Raises:
+            IllegalAction: the action is not allowed now; state is unchanged
+                only if the failing check came before any mutation.
+        """
+        self._process_single(action)
+        for auto in action.auto_actions:
+            self._process_single(auto)
+
+    def _process_single(self, action: Action) -> None:
+        if action.type in STATE_NEUTRAL or isinstance(action, Message):
+            return
+        if self.finished:
+            raise IllegalAction(f"the game is over; cannot process {action.type}")
+        if isinstance(action, EndGame):
+            self.end_game("manually_ended")
+            self.actions_applied += 1
+            return
+        if self.round is None:
+            raise IllegalAction("no round")
+        self.round.process(self, action)
+        self.actions_applied += 1
+        self.after_action()
+
+    def after_action(self) -> None:
+        """Check the end of the game and start the next round while this one is done."""
+        self.game_end_check()
+        guard = 0
+        while self.round is not None and not self.finished and self.round.is_finished(self):
+            guard += 1
+            if guard > 50:
+                raise RuntimeError("round transition loop")
+            self.next_round()
+
+    # -- title hooks ---------------------------------------------------------------------
+    def next_round(self) -> None:
+        """Install the next round (title)."""
+        raise NotImplementedError
+
+    def game_end_check(self) -> None:
+        """Record end triggers (title)."""
+
+    def end_game(self, reason: str) -> None:
+        """Finish the game now."""
+        self.finished = True
+        self.end_reason = reason
+
+    def player_value(self, pid: str) -> int:
+        """Final score of a player (title)."""
+        return self.cash.get(pid, 0)
+
+    def result(self) -> dict[str, int]:
+        """Player id -> value."""
+        return {p.id: self.player_value(p.id) for p in self.players}
+
+    # -- queries for a UI ----------------------------------------------------------------
+    def legal_actions(self) -> LegalActions:
+        """Who acts now and which action types are open to them."""
+        r = self.round
+        if r is None or self.finished:
+            return LegalActions(None, (), "", None)
+        step = r.active_step(self)
+        entity = None if step is None else step.current_entity(self)
+        types: tuple[str, ...] = ()
+        details: dict[str, Any] = {}
+        if entity is not None:
+            types = tuple(cls.type for cls in r.legal_for(self, entity))
+            if step is not None:
+                details = step.details(self, entity)
+        return LegalActions(entity, types, r.kind.value,
+                            None if step is None else type(step).__name__, details)
+
+    def round_kind(self) -> RoundKind | None:
+        """Kind of the current round."""
+        return None if self.round is None else self.round.kind
+
+    def copy(self) -> Game:
+        """A snapshot that shares nothing mutable with this game."""
+        return _copy.deepcopy(self)
+
+
+__all__ = ["DEPOT", "Game", "GameSetup", "LegalActions", "Pass", "PhaseDef"]
