@@ -80,6 +80,12 @@ class CoordinateFrameItem(QGraphicsItem):
         self._top = min((hexgrid.center(c, size)[1] for c in cs), default=0.0)
         self._top -= geo.EDGE_R / geo.UNIT * size
         self._left = hexgrid.center(hexgrid.Coord(self._min_col, 0), size)[0] - size
+        self.setZValue(-1)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def shape(self) -> QPainterPath:
+        """Nothing to hit: clicks go to the hexes."""
+        return QPainterPath()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         s = self._size
