@@ -5,6 +5,6 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/setup.sh"
 cd "$root"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
-.venv/bin/python -m ruff check desk18xx tests benchmarks tools
+.venv/bin/python -m ruff check .
 .venv/bin/python -m mypy
 exec .venv/bin/python -m pytest -q "$@"
