@@ -99,7 +99,7 @@ def test_1867_borders_are_drawn(board_1867: tuple[MapScene, QImage]) -> None:
 def test_1867_straight_track_and_cn_token(board_1867: tuple[MapScene, QImage]) -> None:
     scene, image = board_1867
     # Timmins (D2): track from the centre down to edge 0.
-    x, y = _pixel(scene, image, "D2", 0, 65)
+    x, y = _pixel(scene, image, "D2", 0, 80)
     assert min(image.pixelColor(x + d, y).lightness() for d in (-1, 0, 1)) < 60
     # Montreal's third city (loc 5) holds the neutral CN token.
     tokens = scene.hex_item("L12").state.tokens
