@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Final, NoReturn
 
 from desk18xx.engine.ids import PlayerId
-from desk18xx.engine.log import LogError, RawAction, filter_log
+from desk18xx.engine.log import LogError, RawAction, filter_log, with_auto_actions
 from desk18xx.engine.rng import seed_from
 
 TITLES: Final[dict[str, str]] = {
@@ -91,6 +91,10 @@ class ImportedGame:
     """Recorded final scores by player id, if the file has them."""
     game_end_reason: str | None
     """Recorded end reason (``"bank"``, ``"manually_ended"``, …), if present."""
+
+    def applied_actions(self) -> list[RawAction]:
+        """`actions` with each one's ``auto_actions`` right after it: the order to apply them."""
+        return list(with_auto_actions(self.actions))
 
 
 def load_export(path: str | Path) -> ImportedGame:

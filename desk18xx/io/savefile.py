@@ -8,14 +8,13 @@ reported by index. The chain detects accidents and casual edits; it is not a
 signature (anyone can recompute it). The state digest, checked by replaying,
 catches the rest.
 
-Reading never executes anything: ``yaml.SafeLoader`` with aliases refused,
+Reading never executes anything: a safe YAML loader with aliases refused
 and a size limit applied before parsing.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,16 +22,9 @@ from typing import Any, Final, NoReturn
 
 import yaml
 
-try:  # libyaml's C classes are much faster; the pure-Python ones behave the same
-    from yaml import CSafeDumper as _BaseDumper
-    from yaml import CSafeLoader as _BaseLoader
-except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    from yaml import SafeDumper as _BaseDumper  # type: ignore[assignment]
-    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
-
 from desk18xx import __version__
 from desk18xx.engine.log import RawAction, effective_actions
-from desk18xx.io import migrations
+from desk18xx.io import migrations, yamlio
 from desk18xx.io.atomic import write_atomic
 from desk18xx.io.import_18xxgames import PLAYER_RANGE, ImportedGame
 from desk18xx.io.savechain import chain_hashes, link_hash, setup_hash
@@ -124,39 +116,6 @@ class SavedGame:
 
 # --- writing -------------------------------------------------------------------------
 
-class _Dumper(_BaseDumper):
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-_YAML_UNSAFE = re.compile("[\x85\u2028\u2029]|" + yaml.reader.Reader.NON_PRINTABLE.pattern)
-"""Characters YAML would not read back verbatim inside a JSON string (line breaks, controls)."""
-
-
-def _has_float(value: Any) -> bool:
-    if isinstance(value, float):
-        return True
-    if isinstance(value, dict):
-        return any(_has_float(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_float(v) for v in value)
-    return False
-
-
-def _flow(action: dict[str, Any]) -> str:
-    """One action as a one-line YAML flow mapping.
-
-    JSON is YAML flow syntax, and far faster to write than PyYAML's emitter;
-    where YAML 1.1 would read the JSON differently (floats such as ``1e-05``,
-    YAML line-break characters) PyYAML writes that action instead.
-    """
-    text = json.dumps(action, ensure_ascii=False)
-    if _has_float(action) or _YAML_UNSAFE.search(text):
-        text = yaml.dump(action, Dumper=_Dumper, default_flow_style=True, allow_unicode=True,
-                         sort_keys=False, width=1_000_000).rstrip("\n")
-    return text
-
-
 def _plain(actions: Sequence[RawAction]) -> list[dict[str, Any]]:
     """The actions as plain JSON data (tuples become lists, keys strings)."""
     plain: list[dict[str, Any]] = []
@@ -207,15 +166,16 @@ def dump_save(
     }
     end = {"end": {"action_count": len(plain), "head": hashes[-1] if hashes else first,
                    "state_digest": state_digest}}
-    parts = [yaml.dump(head, Dumper=_Dumper, sort_keys=False, allow_unicode=True)]
+    parts = [yamlio.dump(head)]
     if plain:
         parts.append("actions:\n")
         parts.extend(
-            f"- hash: '{h}'\n  action: {_flow(a)}\n" for h, a in zip(hashes, plain, strict=True)
+            f"- hash: '{h}'\n  action: {yamlio.flow_line(a)}\n"
+            for h, a in zip(hashes, plain, strict=True)
         )
     else:
         parts.append("actions: []\n")
-    parts.append(yaml.dump(end, Dumper=_Dumper, sort_keys=False, allow_unicode=True))
+    parts.append(yamlio.dump(end))
     return "".join(parts)
 
 
@@ -292,29 +252,11 @@ def load_save(
     return game
 
 
-def _refuse_aliases(document: Any) -> None:
-    """Raise if a list or mapping occurs twice in the tree: only a YAML alias does that.
-
-    Aliases could expand a small file into a huge tree (billion laughs);
-    saves never contain them. Stops at the first repeat, so it is linear.
-    """
-    seen: set[int] = set()
-    stack = [document]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict | list):
-            if id(node) in seen:
-                raise yaml.YAMLError("aliases (*name) are not allowed in a save")
-            seen.add(id(node))
-            stack.extend(node.values() if isinstance(node, dict) else node)
-
-
 def _parse(text: str, source: str) -> dict[str, Any]:
     if not text.strip():
         _fail(source, "(file)", "is empty")
     try:
-        document = yaml.load(text, Loader=_BaseLoader)  # a safe loader: plain data only
-        _refuse_aliases(document)
+        document = yamlio.load(text)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
         where = f"line {mark.line + 1} column {mark.column + 1}" if mark else "(file)"

@@ -63,6 +63,15 @@ def test_fixture_details_of_the_bank_game() -> None:
     assert game.actions[0]["type"] == "bid" and game.actions[0]["company"] == "M6"
 
 
+def test_applied_actions_interleave_auto_actions() -> None:
+    game = load_export(FIXTURES / "1822CA" / "1822CA_game_end_bank.json")
+    applied = game.applied_actions()
+    nested = sum(len(a.get("auto_actions") or ()) for a in game.actions)
+    assert len(applied) == len(game.actions) + nested
+    parent = next(i for i, a in enumerate(applied) if a.get("auto_actions"))
+    assert applied[parent + 1] == applied[parent]["auto_actions"][0]
+
+
 def test_scenario_titles_are_respelled() -> None:
     game = load_export(FIXTURES / "1822CAERS" / "1822CAERS_game_end_bank.json")
     assert (game.export_title, game.title) == ("1822CA ERS", "1822CA-ERS")

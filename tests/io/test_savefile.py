@@ -269,7 +269,7 @@ def bad(path: Path, content: bytes | str) -> str:
         ("format_version: 0\n", "format_version 0 does not exist"),
         ("format_version: 1\n", "app_version: is missing"),
         ("format_version: !!python/object/apply:os.system ['echo hi']\n", "not valid YAML"),
-        ("a: &x [1, 2]\nb: *x\n", "aliases (*name) are not allowed in a save"),
+        ("a: &x [1, 2]\nb: *x\n", "not valid YAML: aliases (*name) are not allowed"),
     ],
 )
 def test_unreadable_files(tmp_path: Path, content: bytes | str, message: str) -> None:

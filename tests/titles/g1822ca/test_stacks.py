@@ -175,6 +175,17 @@ def test_every_live_bid_is_in_the_computed_bid_box(fixture: str) -> None:
     assert bids > 10
 
 
+def test_the_bid_box_check_fails_for_a_wrong_seed() -> None:
+    # Guards against a vacuous check: another seed's stacks do not fit the bids.
+    path = FIXTURES / "1822CA" / "1822CA_game_end_bank.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    stacks = company_stacks("1822CA", 337421161 + 1, 4)
+    applied = list(with_auto_actions(effective_actions(data["actions"])))
+    first_round = _stock_rounds(applied)[0][0]
+    bids = {a["company"] for a in first_round if a["type"] == "bid"}
+    assert not bids <= set(stacks.bid_box().companies)
+
+
 def test_first_bids_of_the_bank_game_are_in_the_first_box() -> None:
     data = json.loads((FIXTURES / "1822CA" / "1822CA_game_end_bank.json").read_text("utf-8"))
     bids = [a["company"] for a in effective_actions(data["actions"]) if a["type"] == "bid"]
