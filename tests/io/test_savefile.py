@@ -125,6 +125,16 @@ def test_tuples_and_int_keys_are_saved_as_json_would() -> None:
     assert '"l": [1, 2], "m": {"3": "y"}' in text
 
 
+def test_the_example_in_the_format_doc_is_a_valid_save(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "save-format.md").read_text("utf-8")
+    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.yaml"
+    path.write_text(example, encoding="utf-8")
+    game = load_save(path)
+    assert game.header.title == "1822CA-WRS" and len(game.actions) == 2
+    assert dump_save(game.header, game.actions, game.state_digest, notes=game.notes) == example
+
+
 def test_output_is_deterministic() -> None:
     assert dump_save(HEADER, actions(), "d") == dump_save(HEADER, actions(), "d")
 
