@@ -172,3 +172,11 @@ def test_place_box_avoids_occupied_space() -> None:
     occupied = geo.box_geom((0.0, 0.0), 60, 60)
     spot = geo.place_box(occupied, 20, 20, [(0.0, 0.0), (0.0, 55.0)])
     assert spot == (0.0, 55.0)
+
+
+def test_crossing_straights_get_a_bridge() -> None:
+    lay = layout_tile(_track((0, 3), (1, 4)))
+    assert len(lay.crossings) == 1
+    index, (x, y) = lay.crossings[0]
+    assert index == 1 and math.hypot(x, y) < 1e-6
+    assert layout_tile(_track((0, 1), (3, 4))).crossings == ()

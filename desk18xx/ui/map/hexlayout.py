@@ -23,7 +23,7 @@ from desk18xx.ui.map.tilelayout import layout_tile, rotate_loc
 XY = geo.XY
 
 REVENUE_DIAMETER = 30.0
-REVENUE_CELL = (27.0, 22.0)
+REVENUE_CELL = (25.0, 21.0)
 LABEL_HEIGHT = 28.0
 NAME_PX = 15.0
 LINE_HEIGHT = 16.0
@@ -62,6 +62,7 @@ class HexLayout:
     """Everything to draw on a hex, in tile units."""
 
     tiles: tuple[geo.TrackShape, ...]
+    crossings: tuple[tuple[int, XY], ...]
     stops: tuple[geo.StopPlace, ...]
     revenues: tuple[Placed, ...]
     phase_revenues: tuple[RevenueBoxes, ...]
@@ -158,7 +159,8 @@ def _name_spots(tile: TileDef, lines: int) -> list[XY]:
         first = [center, up40, down40, bottom, top]
     else:
         first = [down40 if tile.upgrades or tile.icons else center]
-    return first + [down40, up40, bottom, top, down24, up24, center]
+    rim = 86.0 - h / 2 - 4
+    return first + [down40, up40, bottom, top, down24, up24, center, (0.0, rim), (0.0, -rim)]
 
 
 @lru_cache(maxsize=8192)
@@ -192,7 +194,8 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
         reach = _reach(stop)
         if rev.by_color:
             w, h = revenue_boxes_size(len(rev.by_color))
-            spots = [(0.0, -52.0), (0.0, 52.0), (0.0, -40.0), (0.0, 40.0), (0.0, 0.0)]
+            spots = [(0.0, -52.0), (0.0, 52.0), (0.0, -40.0), (0.0, 40.0), (0.0, 0.0),
+                     (0.0, -70.0), (0.0, 70.0)]
             c = place(w, h, spots)
             boxes.append(RevenueBoxes(c, rev.by_color))
         else:
@@ -261,6 +264,7 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
 
     return HexLayout(
         tiles=base.tracks,
+        crossings=base.crossings,
         stops=tuple(base.stops.values()),
         revenues=tuple(revenues),
         phase_revenues=tuple(boxes),

@@ -77,7 +77,8 @@ def paint_hex(painter: QPainter, state: HexState, show_names: bool = True,
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(_color(style.TILE_COLORS.get(tile.color, "#ffffff")))
     painter.drawPolygon(_poly(geo.hex_corners()))
-    _paint_track(painter, lay.tiles)
+    fill = style.TILE_COLORS.get(tile.color, "#ffffff")
+    _paint_track(painter, lay.tiles, lay.crossings, fill)
     _paint_stops(painter, lay, state)
     for placed in lay.terrains:
         _paint_terrain(painter, placed)
@@ -113,8 +114,24 @@ def _paint_name(painter: QPainter, placed: Placed, px: float) -> None:
     _text(painter, placed.center, placed.w + 30, placed.h, placed.text, px)
 
 
-def _paint_track(painter: QPainter, tracks: Sequence[geo.TrackShape]) -> None:
-    for shape in tracks:
+def _paint_track(painter: QPainter, tracks: Sequence[geo.TrackShape],
+                 crossings: Sequence[tuple[int, XY]], background: str) -> None:
+    bridges: dict[int, list[XY]] = {}
+    for index, point in crossings:
+        bridges.setdefault(index, []).append(point)
+    for index, shape in enumerate(tracks):
+        for cx, cy in bridges.get(index, ()):
+            # A gap in the track underneath, as on printed crossover tiles.
+            clip = QPainterPath()
+            clip.addEllipse(QPointF(cx, cy), 16, 16)
+            painter.save()
+            painter.setClipPath(clip, Qt.ClipOperation.IntersectClip)
+            gap = QPen(_color(background), shape.width + 8)
+            gap.setCapStyle(Qt.PenCapStyle.FlatCap)
+            painter.setPen(gap)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(_polyline(shape.points))
+            painter.restore()
         if shape.kind in (geo.TrackKind.TERMINAL, geo.TrackKind.OFFBOARD):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(_color(style.TRACK))

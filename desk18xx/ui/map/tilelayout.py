@@ -21,6 +21,7 @@ from shapely.ops import substring, unary_union
 from desk18xx.engine.map import hexgrid
 from desk18xx.engine.tiledef import NodeKind, PathDef, PathEnd, TileDef
 from desk18xx.ui.map.geometry import (
+    EDGE_R,
     STOP_DISTANCE,
     XY,
     StopKind,
@@ -49,6 +50,8 @@ class TileLayout:
     tracks: tuple[TrackShape, ...]
     occupied: Any = field(repr=False)
     """Union of the stop and track footprints (a shapely geometry)."""
+    crossings: tuple[tuple[int, XY], ...] = ()
+    """(index into ``tracks``, point): where that track passes over an earlier one."""
 
     def track_hit(self, x: float, y: float, tolerance: float = 2.0) -> int | None:
         """Index of the path whose drawn track contains (x, y), if any."""
@@ -208,7 +211,30 @@ def layout_tile(tile: TileDef, rotation: int = 0) -> TileLayout:
 
     geoms = [t.area() for t in tracks] + [s.footprint() for s in stops.values()]
     occupied = unary_union(geoms) if geoms else Polygon()
-    return TileLayout(stops=stops, tracks=tuple(tracks), occupied=occupied)
+    return TileLayout(stops=stops, tracks=tuple(tracks), occupied=occupied,
+                      crossings=_crossings(tracks))
+
+
+def _crossings(tracks: Sequence[TrackShape]) -> tuple[tuple[int, XY], ...]:
+    """Points where an edge-to-edge track crosses an earlier one (drawn as a bridge)."""
+    plain = (TrackKind.STRAIGHT, TrackKind.GENTLE, TrackKind.SHARP)
+    lines = [LineString(t.points) if t.kind in plain and t.lanes == 1 else None
+             for t in tracks]
+    out: list[tuple[int, XY]] = []
+    for j, upper in enumerate(lines):
+        if upper is None:
+            continue
+        for lower in lines[:j]:
+            if lower is None or not upper.crosses(lower):
+                continue
+            hit = upper.intersection(lower)
+            for p in getattr(hit, "geoms", [hit]):
+                if p.geom_type == "Point" and math.hypot(p.x, p.y) < EDGE_LIMIT:
+                    out.append((j, (float(p.x), float(p.y))))
+    return tuple(out)
+
+#: Crossings this close to an edge are joins at the edge, not bridges.
+EDGE_LIMIT = EDGE_R - 6
 
 
 def _count_through(tile: TileDef, ct_edges: dict[int, float | None]) -> int:
