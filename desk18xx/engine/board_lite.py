@@ -182,18 +182,11 @@ class Board:
         new_cities = new.city_nodes
         new_tokens: list[list[str | None]] = [[None] * max(1, tile.nodes[n].slots)
                                               for n in new_cities]
-        old_cities = old.city_nodes
-        old_shape, new_shape = old.shape, new.shape
-        taken: set[int] = set()
-        for oi, onode in enumerate(old_cities):
-            slots = old_tokens[oi] if oi < len(old_tokens) else []
-            if not any(slots):
+        for ni, found in enumerate(self._city_map(old, new)):
+            if found is None or ni >= len(old_tokens):
                 continue
-            target = self._matching_city(old_shape.node_edges[onode], new_cities, new_shape,
-                                         taken, oi)
-            taken.add(target)
-            dest = new_tokens[target]
-            for s in slots:
+            dest = new_tokens[found]
+            for s in old_tokens[ni]:
                 if s is None:
                     continue
                 for k in range(len(dest)):
@@ -201,7 +194,7 @@ class Board:
                         dest[k] = s
                         break
                 else:
-                    dest.append(s)
+                    dest.append(s)  # a "cheater" slot beyond the printed ones
         self.tokens[hex_id] = new_tokens
         if not old.printed:
             self.used_tiles.pop(old.tile_id, None)
@@ -209,17 +202,33 @@ class Board:
         self.placed[hex_id] = new
 
     @staticmethod
-    def _matching_city(old_edges: frozenset[int], new_cities: list[int], new_shape: TileShape,
-                       taken: set[int], fallback: int) -> int:
-        best = None
-        for ni, nnode in enumerate(new_cities):
-            if old_edges and old_edges <= new_shape.node_edges[nnode] and ni not in taken:
-                return ni
-            if best is None and ni not in taken:
-                best = ni
-        if fallback < len(new_cities) and fallback not in taken and not old_edges:
-            return fallback
-        return best if best is not None else 0
+    def _city_map(old: Placed, new: Placed) -> list[int | None]:
+        """New city index for each old city (18xx ``Hex#city_map_for``)."""
+        old_cities, new_cities = old.city_nodes, new.city_nodes
+        osh, nsh = old.shape, new.shape
+        blank = not any(osh.node_edges[n] for n in old_cities)
+        result: list[int | None] = []
+        if blank and len(old_cities) == len(new_cities):
+            return list(range(len(old_cities)))
+        for on in old_cities:
+            exits = osh.node_edges[on]
+            found = None
+            for ni, nn in enumerate(new_cities):
+                if exits and exits <= nsh.node_edges[nn]:
+                    found = ni
+                    break
+            result.append(found)
+        used = [r for r in result if r is not None]
+        for oi in range(len(old_cities)):
+            if result[oi] is not None:
+                continue
+            cand: int | None = oi if oi < len(new_cities) else None
+            if cand is None or cand in used:
+                cand = next((i for i in range(len(new_cities)) if i not in used), None)
+            result[oi] = cand
+            if cand is not None:
+                used.append(cand)
+        return result
 
     # -- tokens --------------------------------------------------------------------------
     def city_index(self, hex_id: str, node: int) -> int:

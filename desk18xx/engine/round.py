@@ -224,3 +224,7 @@ class Round:
 
     def force_next_entity(self, game: Game) -> None:
         """The current entity can no longer act (closed/nationalised)."""
+
+    def operator(self) -> str | None:
+        """The corporation whose turn it is (operating rounds)."""
+        return None

@@ -466,11 +466,12 @@ class G1867(Game):
             if amount:
                 self.transfer(BANK, p.id, amount)
         self._replace_tokens(cid)
+        was_current = self.round is not None and self.round.operator() == cid
         if self.is_minor(cid):
-            self.close_corporation(cid)
+            self.close_corporation(cid, force=False)
         else:
             self.reset_corporation(cid)
-        if self.round is not None:
+        if was_current and self.round is not None:
             self.round.force_next_entity(self)
 
     def _replace_tokens(self, cid: str) -> None:
@@ -505,7 +506,7 @@ class G1867(Game):
             slots[slots.index(None)] = NATIONAL
             new.hex, new.city = hex_id, city
 
-    def close_corporation(self, cid: str) -> None:
+    def close_corporation(self, cid: str, force: bool = True) -> None:
         """A minor closes: trains leave play, privates close, certificates vanish."""
         corp = self.corps[cid]
         assert self.board is not None
@@ -532,7 +533,7 @@ class G1867(Game):
         corp.floated = False
         if cid in self.available:
             self.available.remove(cid)
-        if self.round is not None:
+        if force and self.round is not None and self.round.operator() == cid:
             self.round.force_next_entity(self)
 
     def reset_corporation(self, cid: str) -> None:

@@ -171,15 +171,13 @@ class OperatingRound(Round):
             self.next_entity(game)
 
     def force_next_entity(self, game: Game) -> None:
-        if not self.entities or self.entities[self.entity_index] != self._current(game):
-            return
         for step in self.steps:
             step.passed = True
         self.next_entity(game)
 
-    def _current(self, game: Game) -> str | None:
-        step = self.active_step(game)
-        return None if step is None else step.current_entity(game)
+    def operator(self) -> str | None:
+        """The company whose turn it is."""
+        return self.entities[self.entity_index] if self.entities else None
 
 
 class MergerRound(Round):
@@ -189,6 +187,10 @@ class MergerRound(Round):
 
     def __init__(self, game: Game, round_num: int) -> None:
         self.converted: str | None = None
+        self.merge_type: str | None = None
+        self.dealing_players: list[str] = []
+        self.dealing_multiple: list[str] = []
+        self.removing_tokens: list[str] = []
         super().__init__(game, MERGER_ROUND, round_num)
 
     def select_entities(self, game: Game) -> list[str]:

@@ -1,17 +1,441 @@
-"""1867 merger round steps (card: "Merger round"); see 18xx ``g_1867/step/merge.rb``."""
+"""1867 merger round steps (card: "Merger round").
+
+Order (18xx ``g_1867/game.rb#merger_round``): trainless major, reduce tokens,
+post-merger share buying, discard trains, convert/merge.  18xx.games puts the
+token reduction before the share dealing (designer-confirmed, issue #9655).
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from desk18xx.engine.actions import Action, BuyShares, Convert, Merge, Pass, RemoveToken
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.market import CellType
 from desk18xx.engine.round import Step
+from desk18xx.engine.state import Token
+from desk18xx.titles.g1867 import rules as R
+from desk18xx.titles.g1867.steps.stock import g
+
+if TYPE_CHECKING:
+    from desk18xx.engine.game import Game
+    from desk18xx.titles.g1867.game import G1867
+    from desk18xx.titles.g1867.rounds import MergerRound
+
+LIMIT_OWNED_BY_ONE = 6
+LIMIT_MERGE = 10
+
+
+def mround(step: Step) -> MergerRound:
+    """The step's round as a merger round."""
+    from desk18xx.titles.g1867.rounds import MergerRound
+
+    assert isinstance(step.round, MergerRound)
+    return step.round
+
+
+def treasury(gm: G1867, cid: str) -> list[str]:
+    """Share ids held by the corporation itself, in certificate order."""
+    return sorted((s.id for s in gm.shares.values() if s.corp == cid and s.owner == cid),
+                  key=lambda sid: int(sid.rpartition("_")[2]))
+
+
+def update_float(gm: G1867, cid: str) -> None:
+    """A major floats once 20% is out of its treasury (18xx ``floated?``)."""
+    corp = gm.corps[cid]
+    if not corp.floated and gm.percent_of(cid, cid) <= 80:
+        corp.floated = True
+
+
+def move_tokens(gm: G1867, src: str, dst: str) -> None:
+    """Every token of ``src`` on the map becomes a token of ``dst``."""
+    assert gm.board is not None
+    target = gm.corps[dst]
+    for token in gm.corps[src].tokens:
+        if token.hex is None or token.city is None:
+            continue
+        new = target.next_token()
+        if new is None:
+            new = Token(0)
+            target.tokens.append(new)
+        slots = gm.board.tokens[token.hex][token.city]
+        slots[slots.index(src)] = dst
+        new.hex, new.city = token.hex, token.city
+        token.hex = token.city = None
+
+
+def move_assets(gm: G1867, src: str, dst: str) -> None:
+    """Cash, privates, loans and trains pass to the major."""
+    if gm.cash[src]:
+        gm.transfer(src, dst, gm.cash[src])
+    a, b = gm.corps[src], gm.corps[dst]
+    b.companies.extend(a.companies)
+    for comp in a.companies:
+        gm.companies[comp].owner = dst
+    a.companies = []
+    b.loans += a.loans
+    a.loans = 0
+    for tid in a.trains:
+        gm.trains[tid].owner = dst
+    b.trains.extend(a.trains)
+    a.trains = []
+
+
+def fix_token_count(gm: G1867, cid: str) -> None:
+    """A merged major always has a third ($40/hex) token (18xx ``fix_token_count!``)."""
+    corp = gm.corps[cid]
+    if len(corp.tokens) != 3:
+        corp.tokens.append(Token(40))
+
+
+def tokens_above_limit(gm: G1867, cid: str) -> bool:
+    """Two tokens in one hex, or more than two on the map."""
+    hexes = [t.hex for t in gm.corps[cid].tokens if t.hex is not None]
+    return len(set(hexes)) != len(hexes) or len(hexes) > R.LIMIT_TOKENS_AFTER_MERGER
 
 
 class ReduceTokens(Step):
-    """Remove tokens above the limit after a merger."""
+    """The merged major keeps at most two tokens, in different hexes."""
+
+    def is_active(self, game: Game) -> bool:
+        return bool(mround(self).removing_tokens)
+
+    def active_entities(self, game: Game) -> list[str]:
+        return mround(self).removing_tokens[:1]
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        return (RemoveToken,) if entity == self.current_entity(game) else ()
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        if not isinstance(action, RemoveToken):
+            raise IllegalAction("remove tokens down to the limit first")
+        cid = action.entity
+        hex_id, city = gm.token_city(action.city)
+        assert gm.board is not None
+        slots = gm.board.tokens[hex_id][city]
+        slot = action.slot if action.slot < len(slots) else -1
+        if slot < 0 or slots[slot] != cid:
+            raise IllegalAction(f"{cid} has no token there")
+        hexes_before = len({t.hex for t in gm.corps[cid].tokens if t.hex is not None})
+        slots[slot] = None
+        token = next(t for t in gm.corps[cid].tokens if t.hex == hex_id and t.city == city)
+        token.hex = token.city = None
+        hexes_after = len({t.hex for t in gm.corps[cid].tokens if t.hex is not None})
+        if hexes_before > 1 and hexes_after <= 1 and len(
+                [t for t in gm.corps[cid].tokens if t.hex]) > 1:
+            raise IllegalAction(f"{cid} must have two tokens in different hexes")
+        if tokens_above_limit(gm, cid):
+            return
+        corp = gm.corps[cid]
+        used = [t for t in corp.tokens if t.hex is not None]
+        unused = sorted((t for t in corp.tokens if t.hex is None), key=lambda t: t.price)
+        corp.tokens = (used + unused)[:R.LIMIT_TOKENS_AFTER_MERGER]
+        fix_token_count(gm, cid)
+        mround(self).removing_tokens = []
 
 
 class PostMergerShares(Step):
-    """Share buying after a conversion or merger."""
+    """Owners of the merged minors (or the converter) buy, then everyone one share."""
+
+    def is_active(self, game: Game) -> bool:
+        return mround(self).converted is not None
+
+    def corporation(self) -> str:
+        """The new major."""
+        converted = mround(self).converted
+        assert converted is not None
+        return converted
+
+    def buyable(self, game: Game, player: str) -> str | None:
+        """The 10% treasury share ``player`` could buy now."""
+        gm = g(game)
+        cid = self.corporation()
+        for sid in treasury(gm, cid)[:2]:
+            share = gm.shares[sid]
+            if share.percent != 10:
+                continue
+            if game.cash[player] < gm.price(cid):
+                continue
+            if gm.percent_of(player, cid) + 10 > gm.corps[cid].max_ownership:
+                continue
+            if gm.num_certs(player) >= gm.cert_limit:
+                continue
+            return sid
+        return None
+
+    def eligible(self, game: Game) -> list[str]:
+        """Dealing players still in, who can buy."""
+        return [p for p in mround(self).dealing_players
+                if not game.player(p).passed and self.buyable(game, p) is not None]
+
+    def active_entities(self, game: Game) -> list[str]:
+        if mround(self).converted is None:
+            return []
+        if self.broken:
+            return [p.id for p in game.players]
+        players = self.eligible(game)
+        if not players:
+            self.check_merge(game)
+            players = self.eligible(game)
+        return players[:1]
+
+    def __init__(self, round_: Any) -> None:
+        super().__init__(round_)
+        self.broken = False
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        if not game.is_player(entity) or mround(self).converted is None:
+            return ()
+        return (BuyShares, Pass) if self.buyable(game, entity) is not None else ()
+
+    def check_merge(self, game: Game) -> None:
+        """After the holders: everyone one share; no president means a failed merge."""
+        if self.eligible(game):
+            return
+        gm = g(game)
+        r = mround(self)
+        cid = self.corporation()
+        pres = next(s for s in gm.shares.values() if s.corp == cid and s.president)
+        if pres.owner == cid:
+            self.broken = True
+        elif r.merge_type == "merge" and r.dealing_multiple:
+            for p in r.dealing_players:
+                game.player(p).passed = False
+            ids = [p.id for p in game.players]
+            owner = gm.president(cid)
+            assert owner is not None
+            k = ids.index(owner)
+            r.dealing_players = ids[k:] + ids[:k]
+            r.dealing_multiple = []
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        r = mround(self)
+        match action:
+            case BuyShares():
+                player = action.entity
+                cid = self.corporation()
+                sid = self.buyable(game, player)
+                if sid is None or list(action.shares) != [sid] and not (
+                        len(action.shares) == 1 and action.shares[0] in treasury(gm, cid)[:2]):
+                    raise IllegalAction(f"{game.name_of(player)} cannot buy that share")
+                sid = action.shares[0]
+                pres = next(s for s in gm.shares.values() if s.corp == cid and s.president)
+                price = gm.price(cid)
+                if pres.owner == cid and gm.percent_of(player, cid) == 10:
+                    # the second 10% makes a president: both go back for the 20%
+                    own = gm.shares_of(player, cid)[0]
+                    own.owner = cid
+                    gm.transfer(player, cid, price)
+                    pres.owner = player
+                else:
+                    previous = gm.president(cid)
+                    gm.transfer(player, cid, price)
+                    gm.shares[sid].owner = player
+                    gm.check_president(cid, previous)
+                update_float(gm, cid)
+                if player not in r.dealing_multiple or self.buyable(game, player) is None:
+                    game.player(player).passed = True
+                self.check_merge(game)
+            case Pass():
+                game.player(action.entity).passed = True
+                first = self.active_entities(game)
+                self.check_merge(game)
+                if first and first[0] == action.entity and action.entity in r.dealing_players:
+                    r.dealing_players.remove(action.entity)
+            case _:
+                raise IllegalAction(f"{action.type} is not a post-merger purchase")
 
 
 class MergeStep(Step):
-    """Convert or merge."""
+    """Each minor by price may convert (price $100-165) or merge with connected minors."""
+
+    def __init__(self, round_: Any) -> None:
+        super().__init__(round_)
+        self.converting: str | None = None
+        self.merging: list[str] | None = None
+        self.merge_major = False
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if entity not in gm.corps or entity != self.current_entity(game):
+            return ()
+        if mround(self).converted is not None:
+            return ()
+        if self.converting or self.merge_major:
+            return (Merge,)
+        out: list[type[Action]] = [Merge]
+        if self.merging is None and self.can_convert(game, entity):
+            out.append(Convert)
+        out.append(Pass)
+        return tuple(out)
+
+    def can_convert(self, game: Game, entity: str) -> bool:
+        """Card: "Convert a minor priced $100-165" (grid: conversion column only)."""
+        gm = g(game)
+        cell = gm.market.cell(entity)
+        return gm.is_minor(entity) and cell is not None and \
+            CellType.CONVERT_RANGE in cell.types
+
+    def candidates(self, game: Game, entity: str) -> list[str]:
+        """Minors connected to the group (18xx ``mergeable_candidates``)."""
+        gm = g(game)
+        assert gm.board is not None
+        group = self.merging if self.merging is not None else [entity]
+        if len(group) >= LIMIT_MERGE:
+            return []
+        owners: dict[str | None, int] = {}
+        for c in group:
+            owners[gm.owner(c)] = owners.get(gm.owner(c), 0) + 1
+        at_limit = {o for o, n in owners.items() if n >= LIMIT_OWNED_BY_ONE}
+        out: list[str] = []
+        for corp in group:
+            nodes, _e = gm.board.reach(corp)
+            for h, node in nodes:
+                placed = gm.board.placed[h]
+                if node not in placed.city_nodes:
+                    continue
+                for s in gm.board.tokens[h][placed.city_nodes.index(node)]:
+                    if s and s in gm.corps and s not in group and s not in out \
+                            and gm.is_minor(s) and gm.owner(s) not in at_limit:
+                        out.append(s)
+        return out
+
+    def majors_available(self, game: Game) -> list[str]:
+        """Majors not in play."""
+        gm = g(game)
+        return [c for c in gm.live_corps() if gm.is_major(c) and not gm.corps[c].floated
+                and not gm.corps[c].ipoed]
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        if self.converting or self.merge_major:
+            return {"majors": self.majors_available(game)}
+        return {"candidates": self.candidates(game, entity),
+                "can_convert": self.can_convert(game, entity)}
+
+    def process(self, game: Game, action: Action) -> None:
+        match action:
+            case Convert():
+                if not self.can_convert(game, action.entity):
+                    raise IllegalAction(f"{action.entity} cannot convert at its price")
+                self.converting = action.entity
+            case Merge() if self.converting:
+                self._finish_convert(game, action)
+            case Merge() if self.merge_major:
+                self._finish_merge(game, action)
+            case Merge():
+                if action.corporation not in self.candidates(game, action.entity):
+                    raise IllegalAction(f"cannot merge with {action.corporation}")
+                if self.merging is None:
+                    self.merging = [action.entity]
+                self.merging.append(action.corporation)
+                if not self.candidates(game, action.entity):
+                    self.merge_major = True
+            case Pass():
+                if self.merging is not None:
+                    self.merge_major = True
+                else:
+                    self.pass_(game)
+            case _:
+                raise IllegalAction(f"{action.type} is not a merger decision")
+
+    def _par_cell(self, game: Game, price: int) -> tuple[int, int]:
+        gm = g(game)
+        cells = gm.market.cells_with((CellType.PAR, CellType.PAR_2))
+        return next(c for c in cells if c.price <= price).coord
+
+    def _finish_convert(self, game: Game, action: Merge) -> None:
+        gm = g(game)
+        minor = action.entity
+        target = action.corporation
+        if target not in self.majors_available(game):
+            raise IllegalAction(f"choose a major not in play, not {target}")
+        coord = self._par_cell(game, gm.price(minor))
+        gm.market.place(target, coord)
+        corp = gm.corps[target]
+        corp.ipoed = True
+        corp.par_price = gm.market.cells[coord].price
+        owner = gm.owner(minor)
+        assert owner is not None
+        gm.shares[f"{target}_0"].owner = owner
+        update_float(gm, target)
+        move_tokens(gm, minor, target)
+        move_assets(gm, minor, target)
+        self.converting = None
+        r = mround(self)
+        r.entities[r.entity_index] = target
+        gm.close_corporation(minor)
+        if target not in gm.available:
+            gm.available.append(target)
+        r.converted = target
+        r.merge_type = "convert"
+        ids = [p.id for p in game.players]
+        k = ids.index(owner)
+        r.dealing_players = ids[k:] + ids[:k]
+        r.dealing_multiple = [owner]
+
+    def _finish_merge(self, game: Game, action: Merge) -> None:
+        gm = g(game)
+        target = action.corporation
+        if target not in self.majors_available(game):
+            raise IllegalAction(f"choose a major not in play, not {target}")
+        assert self.merging is not None
+        merging = sorted(self.merging, key=lambda c: gm.market.order_key(c, c))
+        prices = [gm.price(c) for c in merging]
+        new_price = min(200, max(100, min(prices) + max(prices)))
+        coord = self._par_cell(game, new_price)
+        par = gm.market.cells[coord].price
+        owners = [gm.owner(c) for c in merging]
+        ids = [p.id for p in game.players]
+        players = [p for p in ids if p in owners]
+        first = owners[0]
+        assert first is not None
+        k = players.index(first)
+        players = players[k:] + players[:k]
+        if not any(game.cash[p] >= par or owners.count(p) >= 2 for p in players):
+            raise IllegalAction("merge impossible: no player can become president")
+        gm.market.place(target, coord)
+        corp = gm.corps[target]
+        corp.ipoed = True
+        corp.par_price = par
+        r = mround(self)
+        r.entities[r.entity_index] = target
+        self.merge_major = False
+        for minor in merging:
+            owner = gm.owner(minor)
+            assert owner is not None
+            pres = gm.shares[f"{target}_0"]
+            if pres.owner == target and gm.percent_of(owner, target) == 10:
+                gm.shares_of(owner, target)[0].owner = target
+                pres.owner = owner
+            else:
+                gm.shares[treasury(gm, target)[-1]].owner = owner
+            update_float(gm, target)
+            # a token in a city already held by the group is dropped
+            minor_cities = {(t.hex, t.city) for m in merging for t in gm.corps[m].tokens
+                            if t.hex is not None}
+            for t in corp.tokens:
+                if t.hex is not None and (t.hex, t.city) in minor_cities:
+                    assert gm.board is not None and t.city is not None
+                    slots = gm.board.tokens[t.hex][t.city]
+                    slots[slots.index(target)] = None
+                    t.hex = t.city = None
+            move_tokens(gm, minor, target)
+            move_assets(gm, minor, target)
+            gm.close_corporation(minor)
+            if minor in r.entities:
+                r.entities.remove(minor)
+        if target not in gm.available:
+            gm.available.append(target)
+        if tokens_above_limit(gm, target):
+            r.removing_tokens = [target]
+        else:
+            fix_token_count(gm, target)
+        if r.entities:
+            r.entity_index = r.entities.index(target)
+        self.merging = None
+        r.converted = target
+        r.merge_type = "merge"
+        r.dealing_players = players
+        r.dealing_multiple = list(players)

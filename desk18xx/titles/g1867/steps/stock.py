@@ -228,7 +228,9 @@ class BuySellParShares(Step):
         gm = g(game)
         if int(gm.phase.name) < R.MAJOR_PHASE or self.bought():
             return False
-        if gm.num_certs(player) >= gm.cert_limit:
+        # 18xx: can_buy? of the president's certificate at the minimum major price
+        cheapest = min(c.price for c in gm.market.cells_with((CellType.PAR, CellType.PAR_2)))
+        if game.cash[player] < 2 * cheapest or gm.num_certs(player) >= gm.cert_limit:
             return False
         return any(gm.is_major(c) and not gm.corps[c].ipoed for c in gm.available)
 
