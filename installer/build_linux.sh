@@ -29,6 +29,12 @@ export QT_QPA_PLATFORM=offscreen
 stage="$root/dist/$name"
 rm -rf "$stage" "$stage.tar.gz"
 mv "$root/dist/desk18xx" "$stage"
+# Python's own libraries may carry debug symbols (pyenv: libpython 23 MB -> 5 MB).
+# Only these: stripping the wheels' patched libraries (numpy.libs) breaks them.
+if command -v strip >/dev/null; then
+    strip --strip-debug "$stage"/_internal/libpython3*.so* \
+        "$stage"/_internal/python3*/lib-dynload/*.so 2>/dev/null || true
+fi
 install -m 755 installer/linux/install.sh installer/linux/uninstall.sh "$stage/"
 install -d "$stage/share"
 install -m 644 installer/linux/desk18xx.desktop installer/linux/desk18xx-mime.xml "$stage/share/"

@@ -6,6 +6,7 @@ signature, the application names and :func:`user_data_dir` when replacing it.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -63,13 +64,14 @@ class _FittedView(QGraphicsView):
 
 def _board_widget() -> QWidget | None:
     """The 1867 starting board, or ``None`` if the map cannot be drawn."""
-    try:
-        from desk18xx.engine.data import load_title
-        from desk18xx.engine.errors import DataError
-        from desk18xx.ui.map.scene import MapScene
-        from desk18xx.ui.map.starting import starting_board
-    except ImportError:
+    if importlib.util.find_spec("desk18xx.ui.map.starting") is None:
         return None
+    # A broken install (numpy missing from a bundle) must fail loudly, not fall back.
+    from desk18xx.engine.data import load_title
+    from desk18xx.engine.errors import DataError
+    from desk18xx.ui.map.scene import MapScene
+    from desk18xx.ui.map.starting import starting_board
+
     try:
         scene = MapScene(starting_board(load_title("1867")))
     except (DataError, OSError) as exc:
