@@ -16,7 +16,7 @@ from desk18xx.engine.map import hexgrid
 from desk18xx.engine.tiledef import Color
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map import style
-from desk18xx.ui.map.boardview import MarkKind, StaticBoard
+from desk18xx.ui.map.boardview import MarkKind, StaticBoard, StaticHex
 from desk18xx.ui.map.render import render_scene
 from desk18xx.ui.map.scene import MapScene
 from desk18xx.ui.map.starting import starting_board
@@ -161,3 +161,15 @@ def test_render_map_rejects_unknown_title(tmp_path: Path,
     assert render_map.run(args) == 2
     assert "unknown title" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_laid_tile_keeps_printed_borders_and_drops_future_label(qapp: QApplication) -> None:
+    data = load_title("1867")
+    ottawa = data.hexes["J12"]  # Y label, river cost, future label O at gray
+    green = StaticHex(ottawa, data.tiles["14"].tile, rotation=0)
+    assert green.future_label is not None and green.future_label.label == "O"
+    gray = StaticHex(ottawa, data.tiles["X8"].tile)
+    assert gray.tile.color is Color.GRAY and gray.future_label is None
+    n8 = StaticHex(data.hexes["N8"], data.tiles["9"].tile)
+    assert {b.edge for b in n8.borders} == {0, 5}
+    assert StaticHex(data.hexes["N8"], data.tiles["9"].tile, current_borders=()).borders == ()

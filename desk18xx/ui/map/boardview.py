@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from desk18xx.engine.tiledef import HexDef, TileDef
+from desk18xx.engine.tiledef import COLOR_ORDER, BorderDef, FutureLabel, HexDef, TileDef
 
 
 class MarkKind(StrEnum):
@@ -72,6 +72,14 @@ class HexState(Protocol):
         """Rotation of ``tile``, 0-5 clockwise sixths."""
 
     @property
+    def borders(self) -> Sequence[BorderDef]:
+        """Borders now on the hex, by absolute edge (paid rivers disappear)."""
+
+    @property
+    def future_label(self) -> FutureLabel | None:
+        """The label the hex will need at a later colour (printed reminder)."""
+
+    @property
     def tokens(self) -> Sequence[Sequence[Mark | None]]:
         """Per city (in city order), per slot: the token there, or None."""
 
@@ -106,6 +114,25 @@ class StaticHex:
     reservations: tuple[tuple[str | None, ...], ...] = ()
     hex_reservations: tuple[str, ...] = ()
     marks: tuple[PlacedMark, ...] = ()
+    current_borders: tuple[BorderDef, ...] | None = None
+    """Borders now on the hex; None means the printed ones."""
+
+    @property
+    def borders(self) -> tuple[BorderDef, ...]:
+        """``current_borders``, or the printed borders of the hex."""
+        if self.current_borders is not None:
+            return self.current_borders
+        return self.hex.tile.borders
+
+    @property
+    def future_label(self) -> FutureLabel | None:
+        """The printed future label while the tile is of an earlier colour."""
+        label = self.hex.tile.future_label
+        if label is None or label.color not in COLOR_ORDER or self.tile.color not in COLOR_ORDER:
+            return label
+        if COLOR_ORDER.index(self.tile.color) >= COLOR_ORDER.index(label.color):
+            return None
+        return label
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,4 +148,9 @@ class StaticBoard:
 
 def printed_board(hexes: Mapping[str, HexDef]) -> StaticBoard:
     """A board showing only the printed hexes, no tokens or markers."""
-    return StaticBoard({hid: StaticHex(h, h.tile) for hid, h in hexes.items()})
+    return StaticBoard({hid: printed_hex(h) for hid, h in hexes.items()})
+
+
+def printed_hex(hex_def: HexDef) -> StaticHex:
+    """A hex with its printed tile, borders and future label, nothing on it."""
+    return StaticHex(hex_def, hex_def.tile)

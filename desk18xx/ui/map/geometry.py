@@ -24,7 +24,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from desk18xx.engine.map import hexgrid
-from desk18xx.engine.tiledef import TileDef
+from desk18xx.engine.tiledef import BorderDef
 
 XY = tuple[float, float]
 
@@ -314,27 +314,24 @@ def box_geom(center: XY, width: float, height: float) -> Polygon:
     return result
 
 
-NeighbourTile = Callable[[str], "tuple[TileDef, int] | None"]
+NeighbourBorders = Callable[[str], "Sequence[BorderDef] | None"]
 
 
-def shared_border_costs(hex_id: str, tile: TileDef, rotation: int,
-                        neighbour_tile: NeighbourTile) -> frozenset[int]:
-    """Edges (rotated) of ``hex_id`` whose border cost the neighbour across also shows.
+def shared_border_costs(hex_id: str, borders: Sequence[BorderDef],
+                        neighbour_borders: NeighbourBorders) -> frozenset[int]:
+    """Edges of ``hex_id`` whose border cost the neighbour across also shows.
 
     A river usually appears in the data of both hexes it separates; its cost
     is then drawn by the hex for which the edge is 0, 1 or 2 only.
     """
     out: set[int] = set()
-    for b in tile.borders:
-        edge = hexgrid.rotate_edge(b.edge, rotation)
-        if not b.cost or edge < 3:
+    for b in borders:
+        if not b.cost or b.edge < 3:
             continue
-        other = neighbour_tile(hexgrid.neighbour_id(hex_id, edge))
+        other = neighbour_borders(hexgrid.neighbour_id(hex_id, b.edge))
         if other is None:
             continue
-        o_tile, o_rot = other
-        back = hexgrid.opposite(edge)
-        if any(hexgrid.rotate_edge(ob.edge, o_rot) == back and ob.type == b.type
-               and ob.cost == b.cost for ob in o_tile.borders):
-            out.add(edge)
+        back = hexgrid.opposite(b.edge)
+        if any(ob.edge == back and ob.type == b.type and ob.cost == b.cost for ob in other):
+            out.add(b.edge)
     return frozenset(out)

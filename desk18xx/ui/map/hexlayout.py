@@ -15,7 +15,7 @@ from typing import Any
 
 from shapely.ops import unary_union
 
-from desk18xx.engine.tiledef import Color, NodeKind, Revenue, TileDef
+from desk18xx.engine.tiledef import Color, FutureLabel, NodeKind, Revenue, TileDef
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map.boardview import HexState, Mark, PlacedMark
 from desk18xx.ui.map.tilelayout import layout_tile, rotate_loc
@@ -86,7 +86,7 @@ def layout_hex(state: HexState, show_names: bool = True) -> HexLayout:
     loose = tuple(m for m in state.marks if m.city is None)
     name = state.hex.location_name if show_names else None
     reserved = tuple(state.hex_reservations)
-    return _layout(state.tile, state.rotation % 6, name, loose, reserved)
+    return _layout(state.tile, state.rotation % 6, name, loose, reserved, state.future_label)
 
 
 def _ring(center: XY, distance: float, angles: Sequence[float]) -> list[XY]:
@@ -165,7 +165,7 @@ def _name_spots(tile: TileDef, lines: int) -> list[XY]:
 
 @lru_cache(maxsize=8192)
 def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedMark, ...],
-            reserved: tuple[str, ...]) -> HexLayout:
+            reserved: tuple[str, ...], future_label: FutureLabel | None) -> HexLayout:
     base = layout_tile(tile, rotation)
     occupied: list[Any] = [base.occupied]
 
@@ -232,10 +232,10 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
         icons.append(Placed(c, ICON_SIZE, ICON_SIZE, icon.name, icon.name))
 
     future = None
-    if tile.future_label is not None:
+    if future_label is not None:
         size = 28.0
         c = place(size, size, _corner_spots(60))
-        future = Placed(c, size, size, tile.future_label.label, tile.future_label.color.value)
+        future = Placed(c, size, size, future_label.label, future_label.color.value)
 
     marks: list[tuple[Placed, Mark]] = []
     for pm in loose:

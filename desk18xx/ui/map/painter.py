@@ -339,10 +339,10 @@ def _paint_future_label(painter: QPainter, placed: Placed) -> None:
 
 
 def _paint_borders(painter: QPainter, state: HexState, shared_costs: frozenset[int]) -> None:
-    for border in state.tile.borders:
+    for border in state.borders:
         if border.type is None:
             continue
-        edge = (border.edge + state.rotation) % 6
+        edge = border.edge
         a, b = geo.edge_segment(edge, geo.UNIT - 4)
         color = style.IMPASSABLE if border.type == "impassable" else style.WATER_BORDER
         pen = QPen(_color(color), 8)
@@ -359,7 +359,7 @@ def _paint_borders(painter: QPainter, state: HexState, shared_costs: frozenset[i
 
 
 def _paint_outline(painter: QPainter, state: HexState) -> None:
-    hidden = {(b.edge + state.rotation) % 6 for b in state.tile.borders if b.type is None}
+    hidden = {b.edge for b in state.borders if b.type is None}
     pen = QPen(_color(style.OUTLINE), 1.5)
     pen.setCapStyle(Qt.PenCapStyle.RoundCap)
     painter.setPen(pen)

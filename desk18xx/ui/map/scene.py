@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsScene
 
 from desk18xx.engine.map import hexgrid
-from desk18xx.engine.tiledef import TileDef
+from desk18xx.engine.tiledef import BorderDef
 from desk18xx.ui.map import style
 from desk18xx.ui.map.boardview import BoardView
 from desk18xx.ui.map.geometry import shared_border_costs
@@ -70,12 +72,11 @@ class MapScene(QGraphicsScene):
                 item.set_state(state)
         self._update_shared_costs()
 
-    def _neighbour_tile(self, hex_id: str) -> tuple[TileDef, int] | None:
+    def _neighbour_borders(self, hex_id: str) -> Sequence[BorderDef] | None:
         item = self._items.get(hex_id)
-        return None if item is None else (item.state.tile, item.state.rotation)
+        return None if item is None else item.state.borders
 
     def _update_shared_costs(self) -> None:
         for hex_id, item in self._items.items():
-            st = item.state
             item.set_shared_costs(
-                shared_border_costs(hex_id, st.tile, st.rotation, self._neighbour_tile))
+                shared_border_costs(hex_id, item.state.borders, self._neighbour_borders))
