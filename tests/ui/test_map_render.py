@@ -17,6 +17,7 @@ from desk18xx.engine.tiledef import Color
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map import style
 from desk18xx.ui.map.boardview import MarkKind, StaticBoard, StaticHex
+from desk18xx.ui.map.hexlayout import layout_hex
 from desk18xx.ui.map.render import render_scene
 from desk18xx.ui.map.scene import MapScene
 from desk18xx.ui.map.starting import starting_board
@@ -173,3 +174,10 @@ def test_laid_tile_keeps_printed_borders_and_drops_future_label(qapp: QApplicati
     n8 = StaticHex(data.hexes["N8"], data.tiles["9"].tile)
     assert {b.edge for b in n8.borders} == {0, 5}
     assert StaticHex(data.hexes["N8"], data.tiles["9"].tile, current_borders=()).borders == ()
+
+
+def test_sticky_icons_stay_on_laid_tiles() -> None:
+    data = load_title("1822CA")
+    moose_jaw = data.hexes["J16"]  # grain elevator, sticky
+    laid = StaticHex(moose_jaw, data.tiles["3"].tile, rotation=1)
+    assert [p.kind for p in layout_hex(laid).icons] == ["elevator"]

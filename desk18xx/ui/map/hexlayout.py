@@ -15,7 +15,7 @@ from typing import Any
 
 from shapely.ops import unary_union
 
-from desk18xx.engine.tiledef import Color, FutureLabel, NodeKind, Revenue, TileDef
+from desk18xx.engine.tiledef import Color, FutureLabel, IconDef, NodeKind, Revenue, TileDef
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map.boardview import HexState, Mark, PlacedMark
 from desk18xx.ui.map.tilelayout import layout_tile, rotate_loc
@@ -86,7 +86,11 @@ def layout_hex(state: HexState, show_names: bool = True) -> HexLayout:
     loose = tuple(m for m in state.marks if m.city is None)
     name = state.hex.location_name if show_names else None
     reserved = tuple(state.hex_reservations)
-    return _layout(state.tile, state.rotation % 6, name, loose, reserved, state.future_label)
+    icons = state.tile.icons
+    if state.tile != state.hex.tile:  # sticky printed icons stay on laid tiles
+        icons += tuple(i for i in state.hex.tile.icons if i.sticky and i not in icons)
+    return _layout(state.tile, state.rotation % 6, name, loose, reserved, state.future_label,
+                   icons)
 
 
 def _ring(center: XY, distance: float, angles: Sequence[float]) -> list[XY]:
@@ -165,7 +169,8 @@ def _name_spots(tile: TileDef, lines: int) -> list[XY]:
 
 @lru_cache(maxsize=8192)
 def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedMark, ...],
-            reserved: tuple[str, ...], future_label: FutureLabel | None) -> HexLayout:
+            reserved: tuple[str, ...], future_label: FutureLabel | None,
+            tile_icons: tuple[IconDef, ...]) -> HexLayout:
     base = layout_tile(tile, rotation)
     occupied: list[Any] = [base.occupied]
 
@@ -225,7 +230,7 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
         terrains.append(Placed(c, w, TERRAIN_HEIGHT, text, kind))
 
     icons: list[Placed] = []
-    for icon in tile.icons:
+    for icon in tile_icons:
         loc = rotate_loc(icon.loc, rotation)
         spots = _corner_spots(60, first=loc)
         c = place(ICON_SIZE, ICON_SIZE, spots)
