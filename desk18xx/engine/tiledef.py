@@ -243,6 +243,8 @@ class HexDef:
     blockers: tuple[str, ...] = ()
     """Companies whose ability blocks tile lays here (1867: ``"3"`` on M13)."""
     setup_icons: tuple[SetupIcon, ...] = ()
+    tile_id: str | None = None
+    """18xx.games id of the printed tile (``"N12-6"``, export format §6.3); None: computed."""
 
     @property
     def color(self) -> Color:

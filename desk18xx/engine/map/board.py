@@ -117,12 +117,18 @@ def _strip_name(tile: TileDef) -> TileDef:
 def printed_tile_ids(hexes: Mapping[str, HexDef]) -> dict[str, TileId]:
     """The 18xx.games ids of the printed tiles (export format §6.3).
 
-    The index of a hex is its position among the hexes, in map order, that
-    are printed with the same colour and content.
+    A hex's own ``tile_id`` wins.  Otherwise the index is the hex's position
+    among the hexes, in map order, printed with the same colour and content.
+    That equals 18xx.games' index when each content appears in one list of
+    the title's HEXES; 1822CA's full map joins the western and eastern lists,
+    so its data must give ``tile_id`` for the eastern hexes.
     """
     seen: dict[TileDef, int] = {}
     out: dict[str, TileId] = {}
     for hex_id, hd in hexes.items():
+        if hd.tile_id is not None:
+            out[hex_id] = TileId(hd.tile_id)
+            continue
         key = _strip_name(hd.tile)
         index = seen.get(key, 0)
         seen[key] = index + 1

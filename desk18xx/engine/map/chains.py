@@ -55,6 +55,9 @@ class Chain:
 def chain_candidates(graph: TrackGraph, hex_ids: Sequence[str]) -> list[Chain]:
     """Every walk matching one connection, shortest first.
 
+    A walk may come back to its start node (a loop, used by local trains);
+    route checks reject it for other trains.
+
     Raises:
         IllegalAction: the connection names a hex that is not on the map.
     """
@@ -106,7 +109,7 @@ def _walk(
                     _walk(graph, want, start, (hid, q), other, paths, hexes, out)
                     paths.pop()
             return
-        if (hid, node) != start and hexes == want:
+        if hexes == want:
             out.append(Chain(start, (hid, node), tuple(paths)))
         return
     nid = graph.neighbour(hid, other)
@@ -144,6 +147,7 @@ def resolve_chains(
     corp: str,
     used: Collection[PathRef] = (),
     signatures: Collection[str] = (),
+    require_token: bool = True,
 ) -> tuple[Chain, ...]:
     """Concrete chains for a route's connections, oriented in travel order.
 
@@ -168,7 +172,7 @@ def resolve_chains(
     ]
     if len(cands) == 1:
         for ch in cands[0]:
-            if any(_tokened(graph, node, corp) for node in ch.nodes):
+            if not require_token or any(_tokened(graph, node, corp) for node in ch.nodes):
                 return (ch,)
         raise IllegalAction(
             f"No track matches the connection {'-'.join(connections[0])} with a token of {corp}"

@@ -113,12 +113,12 @@ class Route:
 
     @property
     def is_local(self) -> bool:
-        """An L-train run inside one city."""
-        return len(self.chains) == 1 and not self.chains[0].paths
+        """A local run: one stop, no track or a loop back to it (1822 L and LP trains)."""
+        return len(self.chains) == 1 and self.chains[0].left == self.chains[0].right
 
     def connections(self) -> list[list[str]]:
         """The route as 18xx.games ``connections`` (travel order)."""
-        if self.is_local:
+        if self.is_local and not self.chains[0].paths:
             return [["local", self.chains[0].left[0]]]
         return [ch.hex_ids() for ch in self.chains]
 
@@ -230,11 +230,15 @@ def parse_route(
     phase_colors: Sequence[Color],
     nodes: Sequence[str] = (),
     used: Sequence[PathRef] = (),
+    require_token: bool = True,
 ) -> Route:
     """Resolve a recorded route on ``board``.
 
     Args:
+        nodes: the recorded node signatures (break ties between readings).
         used: track of the company's routes parsed before this one.
+        require_token: a one-connection route must touch ``corp``'s token
+            (as 18xx.games rebuilds it); False only for tests and tools.
 
     Raises:
         IllegalAction: the connections do not match the track.
@@ -246,12 +250,14 @@ def parse_route(
         hid = connections[0][1]
         st = board.hex(hid)
         for c, n in enumerate(st.geo.city_nodes):
-            if any(t.corp == corp for t in st.city_tokens(c)):
+            if any(t.corp == corp for t in st.city_tokens(c)) or not require_token:
                 node = (HexId(hid), n)
                 chains: tuple[Chain, ...] = (Chain(node, node, ()),)
                 return Route(train, corp, chains, (stop_at(board, node, phase_colors),))
         raise IllegalAction(f"{corp} has no token in {hid}")
-    chains = resolve_chains(graph, connections, corp=corp, used=used, signatures=nodes)
+    chains = resolve_chains(
+        graph, connections, corp=corp, used=used, signatures=nodes, require_token=require_token
+    )
     seen: list[NodeRef] = []
     for ch in chains:
         for ref in ch.nodes:
@@ -266,18 +272,23 @@ def parse_routes(
     specs: Sequence[RouteSpec],
     trains: Mapping[str, Train],
     phase_colors: Sequence[Color],
+    rules: RouteRules | None = None,
 ) -> list[Route]:
     """Resolve every route of a ``run_routes`` action, in order.
+
+    Track used by an earlier route of the same ``rules.overlap_group`` is not
+    used again when reading a later one.
 
     Raises:
         IllegalAction: an unknown train, or track that does not match.
     """
     out: list[Route] = []
-    used: list[PathRef] = []
+    used: dict[str, list[PathRef]] = {}
     for spec in specs:
         train = trains.get(spec.train)
         if train is None:
             raise IllegalAction(f"{corp} has no train {spec.train}")
+        group = rules.overlap_group(train) if rules is not None else ""
         r = parse_route(
             board,
             train,
@@ -285,10 +296,10 @@ def parse_routes(
             corp=corp,
             phase_colors=phase_colors,
             nodes=spec.nodes,
-            used=used,
+            used=used.get(group, []),
         )
         out.append(r)
-        used.extend(r.paths)
+        used.setdefault(group, []).extend(r.paths)
     return out
 
 

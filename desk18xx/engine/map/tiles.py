@@ -106,19 +106,35 @@ def end_kind(geo: Geometry, code: int) -> int | NodeKind:
     return code if code < NODE else geo.kinds[code - NODE]
 
 
+def _is_junction(geo: Geometry, code: int) -> bool:
+    return code >= NODE and geo.kinds[code - NODE] is NodeKind.JUNCTION
+
+
+def path_ends(geo: Geometry, i: int) -> frozenset[int | NodeKind]:
+    """Ends of path ``i`` for subset tests (18xx.games ``Path#ends``).
+
+    A junction end stands for the far ends of the junction's other paths, so
+    a path edge 0 - junction on a tile with paths to 1 and 2 keeps 0-1 and 0-2.
+    """
+    out: set[int | NodeKind] = set()
+    for code in geo.ends[i]:
+        if not _is_junction(geo, code):
+            out.add(end_kind(geo, code))
+            continue
+        for j in geo.node_paths[code - NODE]:
+            if j != i:
+                out.update(end_kind(geo, x) for x in geo.ends[j] if not _is_junction(geo, x))
+    return frozenset(out)
+
+
 def path_covered(old: Geometry, i: int, new: Geometry) -> bool:
     """True when old path ``i`` is kept by some path of ``new`` (18xx.games ``Path#<=``).
 
     Edges must match exactly and node ends must match a node of the same kind
     (a path city-edge 1 is kept by any path city-edge 1 of the new tile).
     """
-    a, b = old.ends[i]
-    ka, kb = end_kind(old, a), end_kind(old, b)
-    for c, d in new.ends:
-        kc, kd = end_kind(new, c), end_kind(new, d)
-        if (ka == kc or ka == kd) and (kb == kc or kb == kd):
-            return True
-    return False
+    mine = path_ends(old, i)
+    return any(mine <= path_ends(new, j) for j in range(new.n_paths))
 
 
 def paths_kept(old: Geometry, new: Geometry) -> bool:

@@ -205,10 +205,13 @@ def rotation_problem(
     rotation: int,
     rules: TrackRules,
     reach: Collection[int] | None = None,
+    *,
+    remove_town: bool = False,
 ) -> str | None:
     """Why ``tile`` may not lie on ``hex_id`` at ``rotation`` (``legal_tile_rotation?``).
 
-    Assumes :func:`upgrade_problem` found nothing.
+    Assumes :func:`upgrade_problem` found nothing.  With ``remove_town``
+    (1822 P29/P30) only the old exits must be kept.
     """
     st = board.hex(hex_id)
     old = st.geo
@@ -225,6 +228,10 @@ def rotation_problem(
         return f"The new track on {hex_id} is not connected to the company's network"
     only = rules.replace_only.get(hex_id)
     if only is not None and st.printed:
+        return None
+    if remove_town and old.tile.name in rules.town_tiles and tile.name in rules.plain_tiles:
+        if not old.exits <= new.exits:
+            return f"Tile {tile.name} at rotation {rotation} does not keep the exits of {hex_id}"
         return None
     if not paths_kept(old, new):
         return f"Tile {tile.name} at rotation {rotation} does not keep the track on {hex_id}"
@@ -340,7 +347,9 @@ def check_tile_lay(
         raise IllegalAction(f"{tile.color.capitalize()} tiles are not available in this phase")
     why = upgrade_problem(board, hex_id, tile, rules, special=special, remove_town=remove_town)
     if why is None:
-        why = rotation_problem(board, hex_id, tile, rotation, rules, reach)
+        why = rotation_problem(
+            board, hex_id, tile, rotation, rules, reach, remove_town=remove_town
+        )
     if why is not None:
         raise IllegalAction(why)
     if not special and _max_exits_applies(st, rules):

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from desk18xx.engine.map.board import Board
 from desk18xx.engine.map.hexgrid import column_index
+from desk18xx.engine.map.upgrades import TrackRules
 from desk18xx.engine.tiledef import (
     BorderDef,
     Color,
@@ -186,3 +187,33 @@ def white_block(cols: str | list[str], rows: range) -> dict[str, tuple[str, str]
             if (ci + row) % 2 == 1:
                 out[f"{col}{row}"] = ("white", "")
     return out
+
+
+#: 1867 (TILE_UPGRADES_MUST_USE_MAX_EXITS = [:cities]; generic river rule).
+RULES_1867 = TrackRules(max_exits="cities", border_costs="both_sides")
+
+#: method_data.big_city_legal_rotations (G1822CA::Game#legal_tile_rotation?).
+FIXED_1822CA: dict[str, tuple[int, ...]] = {
+    **{n: (0,) for n in "M5 M6 M8 O2 O6 O8 Q6 Q8 T1 T2 T3 T4 T5 W2 W4 W5 W6 W7".split()},
+    **{n: (0, 5) for n in "M1 M2 M3 M4 O7".split()},
+    **{n: (0, 1) for n in "M7 O1 O3 O4 O5".split()},
+    **{n: (0, 3, 5) for n in "Q1 Q2 Q3 Q4 Q5 Q7".split()},
+    "W3": (0, 2, 3),
+}
+
+#: 1822CA as the title would configure it.
+RULES_1822CA = TrackRules(
+    max_exits="unlabeled_cities",
+    border_costs="each_side",
+    fixed_rotations=FIXED_1822CA,
+    forbidden_upgrades={
+        k: frozenset({v})
+        for k, v in {
+            "M2": "M6", "M3": "M4", "O2": "O3", "O4": "O5", "Q4": "Q5", "T5": "T6", "W5": "W6"
+        }.items()
+    },
+    label_exemptions={h: frozenset({"7", "8", "9"}) for h in ("E11", "F16")},
+    replace_only={"AG13": frozenset({"5", "6", "57"})},
+    town_tiles=frozenset("3 4 58 141 142 143 144 767 768 769 X17".split()),
+    plain_tiles=frozenset("7 8 9 80 81 82 83 544 545 546 60 169".split()),
+)

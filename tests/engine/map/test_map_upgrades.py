@@ -6,7 +6,7 @@ Hex and tile codes are copied from the 18xx.games reference data.
 from __future__ import annotations
 
 import pytest
-from maphelpers import board, manifest, white_block
+from maphelpers import RULES_1867, board, manifest, white_block
 
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.map.board import Board
@@ -26,7 +26,7 @@ YG = [Color.YELLOW, Color.GREEN]
 YGB = [Color.YELLOW, Color.GREEN, Color.BROWN]
 ALL = [Color.YELLOW, Color.GREEN, Color.BROWN, Color.GRAY]
 
-R1867 = TrackRules(max_exits="cities", border_costs="both_sides")
+R1867 = RULES_1867
 R1822CA = TrackRules(
     max_exits="unlabeled_cities",
     border_costs="each_side",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from maphelpers import board, manifest, white_block
+from maphelpers import RULES_1822CA, board, manifest, white_block
 
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.map.board import Board
@@ -22,27 +22,7 @@ Y = [Color.YELLOW]
 YG = [Color.YELLOW, Color.GREEN]
 ALL = [Color.YELLOW, Color.GREEN, Color.BROWN, Color.GRAY]
 
-# method_data.big_city_legal_rotations (G1822CA::Game#legal_tile_rotation?)
-FIXED: dict[str, tuple[int, ...]] = {
-    **{n: (0,) for n in "M5 M6 M8 O2 O6 O8 Q6 Q8 T1 T2 T3 T4 T5 W2 W4 W5 W6 W7".split()},
-    **{n: (0, 5) for n in "M1 M2 M3 M4 O7".split()},
-    **{n: (0, 1) for n in "M7 O1 O3 O4 O5".split()},
-    **{n: (0, 3, 5) for n in "Q1 Q2 Q3 Q4 Q5 Q7".split()},
-    "W3": (0, 2, 3),
-}
-RULES = TrackRules(
-    max_exits="unlabeled_cities",
-    border_costs="each_side",
-    fixed_rotations=FIXED,
-    forbidden_upgrades={
-        k: frozenset({v})
-        for k, v in {
-            "M2": "M6", "M3": "M4", "O2": "O3", "O4": "O5", "Q4": "Q5", "T5": "T6", "W5": "W6"
-        }.items()
-    },
-    label_exemptions={h: frozenset({"7", "8", "9"}) for h in ("E11", "F16")},
-    replace_only={"AG13": frozenset({"5", "6", "57"})},
-)
+RULES = RULES_1822CA
 
 HEXES = {
     "AC21": (
