@@ -315,22 +315,49 @@ class Board:
                             hex_id, placed.city_nodes.index(idx), corp):
                         continue
                 for e in sh.node_edges[idx]:
-                    edges.setdefault(hex_id, set()).add(e)
+                    self._touch(edges, hex_id, e)
                     nxt = self.neighbour_enterable(hex_id, e)
                     if nxt is not None:
                         stack.append((nxt[0], nxt[1], False))
                 for m in sh.node_nodes[idx]:
                     stack.append((hex_id, m, True))
             else:
-                edges.setdefault(hex_id, set()).add(idx)
+                self._touch(edges, hex_id, idx)
                 for m in sh.edge_nodes.get(idx, ()):
                     stack.append((hex_id, m, True))
                 for g in sh.edge_edges.get(idx, ()):
-                    edges[hex_id].add(g)
+                    self._touch(edges, hex_id, g)
                     nxt = self.neighbour_enterable(hex_id, g)
                     if nxt is not None:
                         stack.append((nxt[0], nxt[1], False))
         return nodes, edges
+
+    def _touch(self, edges: dict[str, set[int]], hex_id: str, edge: int) -> None:
+        """Mark ``edge`` of ``hex_id`` and the facing edge of its neighbour as connected."""
+        edges.setdefault(hex_id, set()).add(edge)
+        if self.passable(hex_id, edge):
+            other = neighbour_id(hex_id, edge)
+            edges.setdefault(other, set()).add(opposite(edge))
+
+    def passable(self, hex_id: str, edge: int) -> bool:
+        """A neighbour exists across ``edge`` and no impassable border separates them."""
+        other = neighbour_id(hex_id, edge)
+        if other not in self.placed:
+            return False
+        for b in self.hexdefs[hex_id].tile.borders:
+            if b.edge == edge and b.type == "impassable":
+                return False
+        for b in self.hexdefs[other].tile.borders:
+            if b.edge == opposite(edge) and b.type == "impassable":
+                return False
+        return True
+
+    def token_hex_edges(self, corp: str) -> dict[str, set[int]]:
+        """Every passable edge of each hex where ``corp`` has a token (18xx graph)."""
+        out: dict[str, set[int]] = {}
+        for hex_id, _c, _s in self.corp_tokens(corp):
+            out[hex_id] = {e for e in range(6) if self.passable(hex_id, e)}
+        return out
 
     def _token_nodes(self, corp: str) -> list[tuple[str, int]]:
         return [(h, self.placed[h].city_nodes[c]) for h, c, _s in self.corp_tokens(corp)]

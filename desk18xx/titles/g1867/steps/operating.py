@@ -23,7 +23,7 @@ from desk18xx.engine.actions import (
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK, DEPOT, POOL, CorpKind
-from desk18xx.engine.tiledef import COLOR_ORDER, Color
+from desk18xx.engine.tiledef import COLOR_ORDER, Color, TileDef
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.revenue import check_routes
 from desk18xx.titles.g1867.steps.stock import g
@@ -121,6 +121,15 @@ class Track(Step):
         self.upgraded = False
         self.laid_hexes: list[str] = []
 
+    def connected_edges(self, game: Game, entity: str) -> dict[str, set[int]]:
+        """Edges of each hex the company's network reaches (18xx ``connected_hexes``)."""
+        board = g(game).board
+        assert board is not None
+        _nodes, edges = board.reach(entity)
+        for h, es in board.token_hex_edges(entity).items():
+            edges.setdefault(h, set()).update(es)
+        return edges
+
     def tile_lay(self) -> tuple[bool, bool, int] | None:
         """(may lay yellow, may upgrade, extra cost) for the next lay."""
         if self.laid == 0:
@@ -151,24 +160,29 @@ class Track(Step):
             case _:
                 raise IllegalAction(f"{action.type} is not a tile lay")
 
-    def _lay(self, game: Game, action: LayTile) -> None:
+    def check_lay(self, game: Game, entity: str, hex_id: str, tile_id: str, rotation: int,
+                  max_exits: bool = True) -> tuple[TileDef, int]:
+        """Validate a lay without changing anything; return the tile and its cost.
+
+        Raises:
+            IllegalAction: the lay breaks a rule.
+        """
         gm = g(game)
         board = gm.board
         assert board is not None
         lay = self.tile_lay()
         if lay is None:
             raise IllegalAction("no more tile lays this turn")
-        hex_id = action.hex
         if hex_id not in board.placed:
             raise IllegalAction(f"no hex {hex_id}")
         if hex_id in board.blocked:
             raise IllegalAction(f"{hex_id} is blocked until the first 3")
         if hex_id in self.laid_hexes:
             raise IllegalAction(f"{hex_id} was already laid on this turn")
-        name = action.tile.rpartition("-")[0]
+        name = tile_id.rpartition("-")[0]
         entry = board.manifest.get(name)
-        if entry is None or not board.tile_available(action.tile):
-            raise IllegalAction(f"tile {action.tile} is not available")
+        if entry is None or not board.tile_available(tile_id):
+            raise IllegalAction(f"tile {tile_id} is not available")
         tile = entry.tile
         old = board.placed[hex_id]
         upgrade = old.tile.color is not Color.WHITE
@@ -182,9 +196,47 @@ class Track(Step):
             raise IllegalAction(f"{hex_id} cannot be upgraded")
         if COLOR_ORDER.index(tile.color) != COLOR_ORDER.index(old.tile.color) + 1:
             raise IllegalAction(f"{old.tile.name} does not upgrade to {tile.name}")
-        self._check_shape(game, hex_id, tile, action.rotation)
+        self._check_shape(game, hex_id, tile, rotation, entity)
+        if max_exits and old.tile.cities:
+            # card: "When upgrading a city to brown, use a 6 exit tile if possible"
+            best = self._max_exits(game, entity, hex_id, tile.color)
+            if len(tile.exits) < best:
+                raise IllegalAction(f"use a tile with {best} exits on {hex_id}")
         cost = sum(u.cost for u in old.tile.upgrades) + lay[2]
-        cost += self._border_cost(game, hex_id, tile, action.rotation)
+        cost += sum(c for _k, c in self._borders(game, hex_id, tile, rotation))
+        if gm.buying_power(entity, full=True) < cost:
+            raise IllegalAction(f"{entity} cannot pay ${cost} for this tile")
+        return tile, cost
+
+    def _max_exits(self, game: Game, entity: str, hex_id: str, color: Color) -> int:
+        board = g(game).board
+        assert board is not None
+        best = 0
+        for name, entry in board.manifest.items():
+            if entry.tile.color is not color or len(entry.tile.exits) <= best:
+                continue
+            copy = board.free_copy(name)
+            if copy is None:
+                continue
+            for rot in range(6):
+                try:
+                    self.check_lay(game, entity, hex_id, copy, rot, max_exits=False)
+                except IllegalAction:
+                    continue
+                best = len(entry.tile.exits)
+                break
+        return best
+
+    def _lay(self, game: Game, action: LayTile) -> None:
+        gm = g(game)
+        board = gm.board
+        assert board is not None
+        hex_id = action.hex
+        tile, cost = self.check_lay(game, action.entity, hex_id, action.tile, action.rotation)
+        upgrade = board.placed[hex_id].tile.color is not Color.WHITE
+        for key, _c in self._borders(game, hex_id, tile, action.rotation):
+            board.paid_borders.add(key[0])
+            board.paid_borders.add(key[1])
         gm.take_loans_for(action.entity, cost)
         if cost:
             game.transfer(action.entity, BANK, cost)
@@ -196,7 +248,8 @@ class Track(Step):
         if tile.name == "639":
             gm.place_639_token(hex_id)
 
-    def _check_shape(self, game: Game, hex_id: str, tile: Any, rotation: int) -> None:
+    def _check_shape(self, game: Game, hex_id: str, tile: Any, rotation: int,
+                     entity: str) -> None:
         gm = g(game)
         board = gm.board
         assert board is not None
@@ -204,6 +257,9 @@ class Track(Step):
 
         old = board.placed[hex_id]
         new_shape = shape(tile, rotation)
+        reach = self.connected_edges(game, entity)
+        if not new_shape.exits & reach.get(hex_id, set()):
+            raise IllegalAction(f"{entity} cannot reach {hex_id} with that tile")
         if not old.shape.exits <= new_shape.exits:
             raise IllegalAction(f"{tile.name} must keep the track of {old.tile.name}")
         hd = board.hexdefs[hex_id]
@@ -224,38 +280,36 @@ class Track(Step):
         for b in hd.tile.borders:
             if b.type == "impassable" and b.edge in new_shape.exits:
                 raise IllegalAction(f"track cannot cross the border of {hex_id}")
-        for e in new_shape.exits - old.shape.exits:
-            from desk18xx.engine.map.hexgrid import neighbour_id
+        from desk18xx.engine.map.hexgrid import neighbour_id
 
+        for e in new_shape.exits:
+            if not board.passable(hex_id, e):
+                raise IllegalAction(f"track of {tile.name} would leave the map or cross "
+                                    "an impassable border")
+        for e in new_shape.exits - old.shape.exits:
             other = neighbour_id(hex_id, e)
-            if other not in board.placed:
-                raise IllegalAction(f"track of {tile.name} would leave the map")
             oc = board.placed[other].tile.color
             if oc in (Color.GRAY, Color.RED, Color.BLUE) and not board.neighbour_enterable(
                     hex_id, e):
                 raise IllegalAction(f"track of {tile.name} runs into {other}")
 
-    def _border_cost(self, game: Game, hex_id: str, tile: Any, rotation: int) -> int:
-        """River crossings: $80 once, when track meets from both sides."""
-        gm = g(game)
-        board = gm.board
+    def _borders(self, game: Game, hex_id: str, tile: TileDef, rotation: int
+                 ) -> list[tuple[tuple[tuple[str, int], tuple[str, int]], int]]:
+        """River crossings this lay completes: $80 once, when track meets from both sides."""
+        board = g(game).board
         assert board is not None
         from desk18xx.engine.board_lite import shape
         from desk18xx.engine.map.hexgrid import neighbour_id, opposite
 
-        cost = 0
+        out: list[tuple[tuple[tuple[str, int], tuple[str, int]], int]] = []
         exits = shape(tile, rotation).exits
         for b in board.hexdefs[hex_id].tile.borders:
-            if not b.cost or (hex_id, b.edge) in board.paid_borders:
-                continue
-            if b.edge not in exits:
+            if not b.cost or (hex_id, b.edge) in board.paid_borders or b.edge not in exits:
                 continue
             other = neighbour_id(hex_id, b.edge)
             if other in board.placed and opposite(b.edge) in board.placed[other].shape.exits:
-                cost += b.cost
-                board.paid_borders.add((hex_id, b.edge))
-                board.paid_borders.add((other, opposite(b.edge)))
-        return cost
+                out.append((((hex_id, b.edge), (str(other), opposite(b.edge))), b.cost))
+        return out
 
 
 class TokenStep(Step):
