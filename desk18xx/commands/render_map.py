@@ -22,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=float, default=DEFAULT_SIZE,
                         help=f"hex size in pixels, centre to corner (default {DEFAULT_SIZE:g})")
     parser.add_argument("--no-names", action="store_true", help="leave out location names")
+    parser.add_argument("-v", "--verbose", action="store_true", help="report the time taken")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from desk18xx.ui.map.render import save_board_png
     from desk18xx.ui.map.starting import starting_board
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    _app = QApplication.instance() or QApplication([sys.argv[0]])  # kept alive while drawing
     start = time.perf_counter()
     try:
         data = load_title(title)
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"desk18xx render-map: {exc}", file=sys.stderr)
         return 1
     elapsed = time.perf_counter() - start
-    del app
-    print(f"{out} ({elapsed:.2f} s)")
+    print(out)
+    if args.verbose:
+        print(f"rendered in {elapsed:.2f} s", file=sys.stderr)
     return 0

@@ -148,9 +148,10 @@ def test_refresh_redraws_changed_hexes(board_1867: tuple[MapScene, QImage]) -> N
 def test_render_map_command_writes_png(qapp: QApplication, tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "1867.png"
-    args = argparse.Namespace(title="1867", out=str(out), size=20.0, no_names=False)
+    args = argparse.Namespace(title="1867", out=str(out), size=20.0, no_names=False,
+                              verbose=False)
     assert render_map.run(args) == 0
-    assert str(out) in capsys.readouterr().out
+    assert capsys.readouterr().out.strip() == str(out)
     image = QImage(str(out))
     assert not image.isNull() and image.width() > 300
 
@@ -158,7 +159,7 @@ def test_render_map_command_writes_png(qapp: QApplication, tmp_path: Path,
 def test_render_map_rejects_unknown_title(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     args = argparse.Namespace(title="1830", out=str(tmp_path / "x.png"), size=50.0,
-                              no_names=False)
+                              no_names=False, verbose=False)
     assert render_map.run(args) == 2
     assert "unknown title" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
