@@ -22,8 +22,12 @@ version="$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import desk18x
 "$py" -m PyInstaller --noconfirm --clean --log-level WARN \
     --distpath "$root/dist" --workpath "$root/build" installer/desk18xx.spec
 
+# The disk image: the app and a link to /Applications to drag it onto.
 dmg="$root/dist/desk18xx-$version-macos-$(uname -m).dmg"
-rm -f "$dmg"
-hdiutil create -volname "desk18xx $version" -srcfolder "$root/dist/desk18xx.app" \
-    -ov -format UDZO "$dmg"
+image="$root/build/dmg"
+rm -rf "$dmg" "$image"
+mkdir -p "$image"
+cp -R "$root/dist/desk18xx.app" "$image/"
+ln -s /Applications "$image/Applications"
+hdiutil create -volname "desk18xx $version" -srcfolder "$image" -ov -format UDZO "$dmg"
 echo "$dmg"
