@@ -27,7 +27,7 @@ dmg="$root/dist/desk18xx-$version-macos-$(uname -m).dmg"
 image="$root/build/dmg"
 rm -rf "$dmg" "$image"
 mkdir -p "$image"
-cp -R "$root/dist/desk18xx.app" "$image/"
+ditto "$root/dist/desk18xx.app" "$image/desk18xx.app"  # keeps symlinks and signatures
 ln -s /Applications "$image/Applications"
 hdiutil create -volname "desk18xx $version" -srcfolder "$image" -ov -format UDZO "$dmg"
 echo "$dmg"
