@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.ids import HexId, TileId
 from desk18xx.engine.map import hexgrid
-from desk18xx.engine.map.tiles import Geometry, geometry
+from desk18xx.engine.map.tiles import Geometry, geometry, map_cities
 from desk18xx.engine.tiledef import BorderDef, FutureLabel, HexDef, ManifestTile, TileDef
 
 
@@ -605,31 +605,3 @@ def _settle(
             return
     tokens.append(token)
     reserved.append(None)
-
-
-def map_cities(old: Geometry, new: Geometry) -> list[int | None]:
-    """For each old city, the new city that takes its tokens (18xx.games ``city_map_for``)."""
-    old_edges = old.city_edges()
-    new_edges = new.city_edges()
-    n_old, n_new = len(old_edges), len(new_edges)
-    out: list[int | None]
-    if all(not e for e in old_edges) and n_old == n_new:
-        out = list(range(n_old))
-    else:
-        out = []
-        for oe in old_edges:
-            found = None
-            if oe:
-                found = next((i for i, ne in enumerate(new_edges) if oe <= ne), None)
-            out.append(found)
-    used = {c for c in out if c is not None}
-    for i in range(n_old):
-        if out[i] is not None:
-            continue
-        cand: int | None = i if i < n_new else None
-        if cand is None or cand in used:
-            cand = next((c for c in range(n_new) if c not in used), None)
-        out[i] = cand
-        if cand is not None:
-            used.add(cand)
-    return out

@@ -145,3 +145,31 @@ def paths_kept(old: Geometry, new: Geometry) -> bool:
 def paths_kept_any_rotation(old: Geometry, new_tile: TileDef) -> bool:
     """``old``'s paths are kept by ``new_tile`` at some rotation (``paths_are_subset_of?``)."""
     return any(paths_kept(old, geometry(new_tile, r)) for r in range(6))
+
+
+def map_cities(old: Geometry, new: Geometry) -> list[int | None]:
+    """For each old city, the new city that takes its tokens (18xx.games ``city_map_for``)."""
+    old_edges = old.city_edges()
+    new_edges = new.city_edges()
+    n_old, n_new = len(old_edges), len(new_edges)
+    out: list[int | None]
+    if all(not e for e in old_edges) and n_old == n_new:
+        out = list(range(n_old))
+    else:
+        out = []
+        for oe in old_edges:
+            found = None
+            if oe:
+                found = next((i for i, ne in enumerate(new_edges) if oe <= ne), None)
+            out.append(found)
+    used = {c for c in out if c is not None}
+    for i in range(n_old):
+        if out[i] is not None:
+            continue
+        cand: int | None = i if i < n_new else None
+        if cand is None or cand in used:
+            cand = next((c for c in range(n_new) if c not in used), None)
+        out[i] = cand
+        if cand is not None:
+            used.add(cand)
+    return out

@@ -19,9 +19,15 @@ from dataclasses import dataclass, field
 
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.ids import HexId
-from desk18xx.engine.map.board import Board, HexState, map_cities
+from desk18xx.engine.map.board import Board, HexState
 from desk18xx.engine.map.hexgrid import opposite
-from desk18xx.engine.map.tiles import Geometry, geometry, paths_kept, paths_kept_any_rotation
+from desk18xx.engine.map.tiles import (
+    Geometry,
+    geometry,
+    map_cities,
+    paths_kept,
+    paths_kept_any_rotation,
+)
 from desk18xx.engine.tiledef import COLOR_ORDER, Color, TileDef, UpgradeCost
 
 
