@@ -91,9 +91,9 @@ def test_1867_hex_colours(board_1867: tuple[MapScene, QImage], hex_id: str,
 def test_1867_borders_are_drawn(board_1867: tuple[MapScene, QImage]) -> None:
     scene, image = board_1867
     # C9 has an impassable border on edge 0 (bottom), N8 a river on edge 0.
-    x, y = _pixel(scene, image, "C9", 0, geo.EDGE_R - 7)
+    x, y = _pixel(scene, image, "C9", 0, geo.EDGE_R - 1)
     assert image.pixelColor(x, y).name() == QColor(style.IMPASSABLE).name()
-    x, y = _pixel(scene, image, "N8", 20, geo.EDGE_R - 7)
+    x, y = _pixel(scene, image, "N8", 0, geo.EDGE_R + 1)
     assert image.pixelColor(x, y).name() == QColor(style.WATER_BORDER).name()
 
 

@@ -12,7 +12,7 @@ from desk18xx.engine.map import hexgrid
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map import style
 from desk18xx.ui.map.boardview import HexState
-from desk18xx.ui.map.painter import paint_hex
+from desk18xx.ui.map.painter import BORDER_WIDTH, paint_borders, paint_hex
 
 
 class HexItem(QGraphicsItem):
@@ -30,6 +30,12 @@ class HexItem(QGraphicsItem):
         x, y = hexgrid.center(hexgrid.parse_hex(state.hex.id), size)
         self.setPos(x, y)
         self.setScale(size / geo.UNIT)
+        self._borders = BorderItem(self)
+
+    @property
+    def border_item(self) -> BorderItem:
+        """The layer item drawing this hex's borders (add it to the scene with the hex)."""
+        return self._borders
 
     @property
     def hex_id(self) -> str:
@@ -45,12 +51,18 @@ class HexItem(QGraphicsItem):
         """Draw a new state of the same hex."""
         self._state = state
         self.update()
+        self._borders.update()
 
     def set_shared_costs(self, edges: frozenset[int]) -> None:
         """Edges whose river cost the neighbouring hex draws instead."""
         if edges != self._shared_costs:
             self._shared_costs = edges
-            self.update()
+            self._borders.update()
+
+    @property
+    def shared_costs(self) -> frozenset[int]:
+        """Edges whose river cost is left to the neighbour."""
+        return self._shared_costs
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return QRectF(-geo.UNIT - 2, -geo.EDGE_R - 2, 2 * geo.UNIT + 4, 2 * geo.EDGE_R + 4)
@@ -63,7 +75,34 @@ class HexItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        paint_hex(painter, self._state, self._show_names, self._shared_costs)
+        paint_hex(painter, self._state, self._show_names, self._shared_costs, draw_borders=False)
+
+
+class BorderItem(QGraphicsItem):
+    """Borders of one hex, in a layer above every hex (they straddle the edges)."""
+
+    #: Stacking value above the hexes.
+    Z = 1.0
+
+    def __init__(self, hex_item: HexItem) -> None:
+        super().__init__()
+        self._hex = hex_item
+        self.setPos(hex_item.pos())
+        self.setScale(hex_item.scale())
+        self.setZValue(self.Z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        m = BORDER_WIDTH
+        return QRectF(-geo.UNIT - m, -geo.EDGE_R - m, 2 * (geo.UNIT + m), 2 * (geo.EDGE_R + m))
+
+    def shape(self) -> QPainterPath:
+        """Nothing to hit: clicks go to the hexes."""
+        return QPainterPath()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        paint_borders(painter, self._hex.state, self._hex.shared_costs)
 
 
 class CoordinateFrameItem(QGraphicsItem):

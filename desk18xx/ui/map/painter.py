@@ -27,6 +27,9 @@ from desk18xx.ui.map.hexlayout import (
 
 XY = geo.XY
 
+#: Width of impassable and river borders, in tile units.
+BORDER_WIDTH = 9.0
+
 
 def _color(name: str) -> QColor:
     c = QColor(name)
@@ -60,7 +63,7 @@ def _text(painter: QPainter, center: XY, w: float, h: float, text: str,
 
 
 def paint_hex(painter: QPainter, state: HexState, show_names: bool = True,
-              shared_costs: frozenset[int] = frozenset()) -> None:
+              shared_costs: frozenset[int] = frozenset(), draw_borders: bool = True) -> None:
     """Draw ``state`` around the origin in tile units.
 
     Args:
@@ -68,6 +71,7 @@ def paint_hex(painter: QPainter, state: HexState, show_names: bool = True,
         state: the hex.
         show_names: draw the location name.
         shared_costs: edges whose river cost the neighbour draws (drawn once per river edge).
+        draw_borders: also draw the borders (off when a separate layer draws them).
     """
     lay = layout_hex(state, show_names)
     tile = state.tile
@@ -99,8 +103,9 @@ def paint_hex(painter: QPainter, state: HexState, show_names: bool = True,
         _paint_reserved(painter, lay.reserved)
     if lay.name is not None:
         _paint_name(painter, lay.name, lay.name_px)
-    _paint_borders(painter, state, shared_costs)
     _paint_outline(painter, state)
+    if draw_borders:
+        paint_borders(painter, state, shared_costs)
     painter.restore()
 
 
@@ -338,24 +343,37 @@ def _paint_future_label(painter: QPainter, placed: Placed) -> None:
     _text(painter, (x, y), 2 * r, 2 * r, placed.text, r * 1.1, bold=True)
 
 
-def _paint_borders(painter: QPainter, state: HexState, shared_costs: frozenset[int]) -> None:
+def paint_borders(painter: QPainter, state: HexState,
+                  shared_costs: frozenset[int] = frozenset()) -> None:
+    """Draw the hex's impassable and river borders, centred on its edges, with river costs.
+
+    Drawn by a layer above all hexes so a neighbour's fill never covers half of it.
+    """
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     for border in state.borders:
         if border.type is None:
             continue
         edge = border.edge
-        a, b = geo.edge_segment(edge, geo.UNIT - 4)
+        a, b = geo.edge_segment(edge)
         color = style.IMPASSABLE if border.type == "impassable" else style.WATER_BORDER
-        pen = QPen(_color(color), 8)
-        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        pen = QPen(_color(color), BORDER_WIDTH)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         painter.setPen(pen)
         painter.drawLine(QPointF(*a), QPointF(*b))
-        if border.cost and edge not in shared_costs:
-            mx, my = geo.edge_point(edge, geo.EDGE_R - 20)
-            text = str(border.cost)
-            painter.setPen(QPen(_color(color), 1.5))
-            painter.setBrush(_color("#ffffff"))
-            painter.drawEllipse(QPointF(mx, my), 11, 11)
-            _text(painter, (mx, my), 22, 22, text, 12, color="#000000", bold=True)
+    for border in state.borders:
+        if border.type is None or not border.cost or border.edge in shared_costs:
+            continue
+        # Inside the hex, beside the middle of the edge where track would cross.
+        mx, my = geo.edge_point(border.edge, geo.EDGE_R - 17)
+        sx, sy = geo.edge_point(border.edge + 1.5, 20)
+        centre = (mx + sx, my + sy)
+        color = style.IMPASSABLE if border.type == "impassable" else style.WATER_BORDER
+        painter.setPen(QPen(_color(color), 2))
+        painter.setBrush(_color("#ffffff"))
+        painter.drawEllipse(QPointF(*centre), 12, 12)
+        _text(painter, centre, 24, 24, str(border.cost), 13, color="#000000", bold=True)
+    painter.restore()
 
 
 def _paint_outline(painter: QPainter, state: HexState) -> None:

@@ -39,6 +39,7 @@ class MapScene(QGraphicsScene):
         for state in board.hex_states():
             item = HexItem(state, size, show_names)
             self.addItem(item)
+            self.addItem(item.border_item)
             self._items[state.hex.id] = item
             coords.append(hexgrid.parse_hex(state.hex.id))
         self._update_shared_costs()
