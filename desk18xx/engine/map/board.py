@@ -534,6 +534,36 @@ class Board:
                     out.append((st.hex_id, c))
         return out
 
+    def summary(self) -> str:
+        """A compact text of everything that changed since setup, for snapshots in tests.
+
+        One line per hex with a laid tile, a token or a paid border, in map
+        order: ``L12 X1-0@1 [CPR,-|GT|CN~]``: tile id and rotation, then the
+        slots of each city (``-`` empty, ``~`` neutral, ``+`` before extras).
+        """
+        lines = []
+        for st in self._hexes.values():
+            printed = self._defs[st.hex_id].tile
+            has_tokens = any(t is not None for c in st.tokens for t in c) or any(st.extra_tokens)
+            if st.printed and not has_tokens and st.borders == printed.borders:
+                continue
+            cities = []
+            for c, slots in enumerate(st.tokens):
+                names = [
+                    "-" if t is None else t.corp + ("~" if t.kind == "neutral" else "")
+                    for t in slots
+                ]
+                names += ["+" + t.corp for t in st.extra_tokens[c]]
+                cities.append(",".join(names))
+            text = f"{st.hex_id} {st.tile_id}@{st.rotation}"
+            if cities:
+                text += " [" + "|".join(cities) + "]"
+            paid = sorted({b.edge for b in printed.borders} - {b.edge for b in st.borders})
+            if paid:
+                text += " paid:" + ",".join(map(str, paid))
+            lines.append(text)
+        return "\n".join(lines)
+
     # --- ids
 
     def city_id(self, hex_id: str, city: int) -> str:

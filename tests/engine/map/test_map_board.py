@@ -173,3 +173,12 @@ def test_node_signatures() -> None:
     assert parse_node_signature("AG13-0") == ("AG13", 0)
     with pytest.raises(IllegalAction):
         parse_node_signature("AG13")
+
+
+def test_summary_lists_what_changed() -> None:
+    b = _small()
+    assert b.summary() == ""
+    b.lay_tile("B4", "57-0", 1)
+    b.place_token("B4", 0, "CPR")
+    b.lay_tile("A1", "9-0", 0)
+    assert b.summary() == "A1 9-0@0\nB4 57-0@1 [CPR]"

@@ -9,7 +9,7 @@ from maphelpers import board, manifest, tile, white_block
 from desk18xx.engine.map.board import Board
 from desk18xx.engine.map.graph import graph_for, tokenable_cities
 from desk18xx.engine.map.upgrades import TrackRules, check_tile_lay
-from desk18xx.engine.tiledef import Color, HexDef, ManifestTile, SetupToken
+from desk18xx.engine.tiledef import Color, HexDef, ManifestTile, Reservation, SetupToken
 
 DD_CODE = "city=revenue:0,visit_cost:99;path=a:2,b:_0;path=a:5,b:_0"
 
@@ -148,3 +148,25 @@ def test_reach_speed() -> None:
         b.set_markers("A1", [str(i)])
         graph_for(b).reach("X")
     assert (time.perf_counter() - start) / 20 < 0.05
+
+
+def test_whole_hex_reservation_keeps_a_slot() -> None:
+    hexes = white_block("ABC", range(1, 8))
+    extras = {
+        "B4": HexDef(
+            "B4",
+            tile("B4", "white", "city=revenue:0"),
+            reservations=(Reservation("HOME", None, None),),
+        ),
+        "B2": HexDef("B2", tile("B2", "white", "city=revenue:0")),
+    }
+    b = board(hexes, manifest({"57": 2, "14": 1}), extras=extras)
+    # A single city takes the reservation in its slot (18xx.games add_reservation!).
+    assert b.hex("B4").reserved == (("HOME",),)
+    b.lay_tile("B2", "57-0", 0)
+    b.lay_tile("B4", "57-1", 0)
+    b.place_token("B2", 0, "A")
+    assert tokenable_cities(b, "A") == []
+    assert tokenable_cities(b, "HOME") == []  # not connected: no token yet
+    b.lay_tile("B4", "14-0", 0)
+    assert tokenable_cities(b, "A") == [("B4", 0)]
