@@ -12,7 +12,7 @@ from desk18xx.engine.data import TITLE_IDS
 from desk18xx.engine.errors import DataError
 
 #: Hex size (centre to corner) in pixels.
-DEFAULT_SIZE = 50.0
+DEFAULT_SIZE = 60.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
