@@ -61,7 +61,7 @@ class RevenueBoxes:
 class HexLayout:
     """Everything to draw on a hex, in tile units."""
 
-    tiles: tuple[geo.TrackShape, ...]
+    tracks: tuple[geo.TrackShape, ...]
     crossings: tuple[tuple[int, XY], ...]
     stops: tuple[geo.StopPlace, ...]
     revenues: tuple[Placed, ...]
@@ -268,7 +268,7 @@ def _layout(tile: TileDef, rotation: int, name: str | None, loose: tuple[PlacedM
         name_box = Placed(c, w, h, "\n".join(lines))
 
     return HexLayout(
-        tiles=base.tracks,
+        tracks=base.tracks,
         crossings=base.crossings,
         stops=tuple(base.stops.values()),
         revenues=tuple(revenues),

@@ -1,14 +1,16 @@
 """Paint one hex with a QPainter, in tile units (centre at 0,0, corner radius 100).
 
 The layout (where track, stops, labels and texts go) comes from
-:mod:`desk18xx.ui.map.geometry` and :mod:`desk18xx.ui.map.hexlayout`; this
-module only turns it into strokes and fills, in the order printed tiles
-show them: fill, terrain, track, stops, revenues, borders, texts.
+:mod:`desk18xx.ui.map.tilelayout` and :mod:`desk18xx.ui.map.hexlayout`; this
+module only turns it into strokes and fills: fill, track, stops, terrain and
+icons, revenues, label, markers, name, outline, and (unless a layer above the
+hexes does it) borders.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
@@ -36,6 +38,7 @@ def _color(name: str) -> QColor:
     return c if c.isValid() else QColor("#808080")
 
 
+@lru_cache(maxsize=256)
 def _font(px: float, bold: bool = False) -> QFont:
     f = QFont(style.FONT_FAMILY)
     f.setPixelSize(max(1, round(px)))
@@ -79,10 +82,10 @@ def paint_hex(painter: QPainter, state: HexState, show_names: bool = True,
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(_color(style.TILE_COLORS.get(tile.color, "#ffffff")))
-    painter.drawPolygon(_poly(geo.hex_corners()))
     fill = style.TILE_COLORS.get(tile.color, "#ffffff")
-    _paint_track(painter, lay.tiles, lay.crossings, fill)
+    painter.setBrush(_color(fill))
+    painter.drawPolygon(_poly(geo.hex_corners()))
+    _paint_track(painter, lay.tracks, lay.crossings, fill)
     _paint_stops(painter, lay, state)
     for placed in lay.terrains:
         _paint_terrain(painter, placed)
