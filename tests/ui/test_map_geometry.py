@@ -180,3 +180,12 @@ def test_crossing_straights_get_a_bridge() -> None:
     index, (x, y) = lay.crossings[0]
     assert index == 1 and math.hypot(x, y) < 1e-6
     assert layout_tile(_track((0, 1), (3, 4))).crossings == ()
+
+
+def test_stop_hit_finds_city_slots() -> None:
+    tile = TileDef("14", Color.GREEN, nodes=(NodeDef(NodeKind.CITY, slots=2),),
+                   paths=tuple(PathDef(_edge(e), _node(0)) for e in (0, 1, 3, 4)))
+    lay = layout_tile(tile)
+    assert lay.stop_hit(-geo.SLOT_RADIUS, 0) == (0, 0)
+    assert lay.stop_hit(geo.SLOT_RADIUS, 0) == (0, 1)
+    assert lay.stop_hit(0, 70) is None

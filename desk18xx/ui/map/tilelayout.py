@@ -22,6 +22,7 @@ from desk18xx.engine.map import hexgrid
 from desk18xx.engine.tiledef import NodeKind, PathDef, PathEnd, TileDef
 from desk18xx.ui.map.geometry import (
     EDGE_R,
+    SLOT_RADIUS,
     STOP_DISTANCE,
     XY,
     StopKind,
@@ -52,6 +53,19 @@ class TileLayout:
     """Union of the stop and track footprints (a shapely geometry)."""
     crossings: tuple[tuple[int, XY], ...] = ()
     """(index into ``tracks``, point): where that track passes over an earlier one."""
+
+    def stop_hit(self, x: float, y: float) -> tuple[int, int | None] | None:
+        """(node, slot) of the city or town drawn at (x, y); slot is None off the circles."""
+        p = Point(x, y)
+        for stop in self.stops.values():
+            if stop.kind is StopKind.CITY:
+                for slot, c in enumerate(stop.slot_centres()):
+                    if math.hypot(x - c[0], y - c[1]) <= SLOT_RADIUS:
+                        return stop.node, slot
+            if stop.kind in (StopKind.CITY, StopKind.DOT, StopKind.BAR) and \
+                    stop.footprint().contains(p):
+                return stop.node, None
+        return None
 
     def track_hit(self, x: float, y: float, tolerance: float = 2.0) -> int | None:
         """Index of the path whose drawn track contains (x, y), if any."""
