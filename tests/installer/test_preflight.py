@@ -44,7 +44,10 @@ def test_xcb_only_when_it_will_be_used() -> None:
 
 
 def test_module_imports_no_qt() -> None:
-    code = "import sys, desk18xx.ui.preflight; print(any(m.startswith('PySide6') for m in sys.modules))"
+    code = (
+        "import sys, desk18xx.ui.preflight\n"
+        "print(any(m.startswith('PySide6') for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
