@@ -107,6 +107,8 @@ def _corner_spots(distance: float, first: float | None = None) -> list[XY]:
     if first is not None:
         spots.insert(0, geo.edge_point(first, distance))
     spots += [geo.edge_point(float(e), distance * 0.9) for e in (2, 4, 1, 5, 3, 0)]
+    # Last resort in crowded hexes: tucked into the corners.
+    spots += [geo.edge_point(c, 76.0) for c in order]
     return spots
 
 
