@@ -308,6 +308,34 @@ def legal_tiles(
     return out
 
 
+def layable_hexes(
+    board: Board,
+    edges: Mapping[HexId, frozenset[int]],
+    colors: Collection[Color],
+    rules: TrackRules,
+    *,
+    entity: str | None = None,
+) -> dict[HexId, dict[str, tuple[int, ...]]]:
+    """Every hex the company may build on now, with its legal tiles and rotations.
+
+    Args:
+        edges: the company's ``Reach.edges`` (hexes and the edges it reaches).
+        entity: the company (hexes blocked by others' abilities are left out).
+    """
+    out: dict[HexId, dict[str, tuple[int, ...]]] = {}
+    for hex_id in board.hex_ids():
+        reach = edges.get(hex_id)
+        if reach is None:
+            continue
+        st = board.hex(hex_id)
+        if any(b != entity for b in st.blockers):
+            continue
+        tiles = legal_tiles(board, hex_id, colors, rules, reach)
+        if tiles:
+            out[hex_id] = tiles
+    return out
+
+
 def _max_exits_applies(st: HexState, rules: TrackRules) -> bool:
     if not st.geo.city_nodes:
         return False

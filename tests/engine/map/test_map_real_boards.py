@@ -7,10 +7,11 @@ from maphelpers import RULES_1822CA, RULES_1867
 
 from desk18xx.engine.data import load_title
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.ids import HexId
 from desk18xx.engine.map.board import Board
 from desk18xx.engine.map.graph import graph_for, tokenable_cities
 from desk18xx.engine.map.routes import RouteRules, Train, check_routes, parse_route
-from desk18xx.engine.map.upgrades import legal_rotations, legal_tiles
+from desk18xx.engine.map.upgrades import layable_hexes, legal_rotations, legal_tiles
 from desk18xx.engine.tiledef import Color
 
 GREEN = (Color.YELLOW, Color.GREEN)
@@ -92,3 +93,12 @@ def test_1822ca_hidden_dd_tiles_are_never_offered() -> None:
     b = real("1822CA")
     assert "DD-Q19" not in b.available_names()
     assert "T1" in legal_tiles(b, "AC21", GREEN, RULES_1822CA)
+
+
+def test_layable_hexes_for_a_home_token() -> None:
+    b = real("1867")
+    b.place_token("N12", 0, "SLA")  # Sherbrooke, an empty white city hex
+    edges = graph_for(b).reach("SLA").edges
+    hexes = layable_hexes(b, edges, (Color.YELLOW,), RULES_1867, entity="SLA")
+    assert set(hexes) == {"N12"}
+    assert set(hexes[HexId("N12")]) == {"5", "6", "57"}
