@@ -71,6 +71,7 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     unpacked = work / "unpacked"
     with tarfile.open(archives[0]) as tar:
         tar.extractall(unpacked, filter="tar")
+    shutil.rmtree(clone)  # the build's scratch (several hundred MB); the tarball is unpacked
     (folder,) = unpacked.iterdir()
     yield folder
 
@@ -148,8 +149,6 @@ def test_bundled_maps_are_found(bundle: Path, tmp_path: Path) -> None:
         pytest.fail("maps/1867 is not bundled")
     out = tmp_path / "1867.png"
     result = _run(bundle, tmp_path, "render-map", "1867", "--out", str(out))
-    if "invalid choice" in result.stderr:
-        pytest.skip("this checkout has no render-map tool")
     assert result.returncode == 0, result.stderr
     assert _png_pixels(out)[2] > 3
 
