@@ -260,13 +260,38 @@ def hex_setup(extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def printed_tile_ids(ref: dict[str, Any]) -> dict[str, str]:
+    """The 18xx.games id of every hex's printed tile (export format §6.3).
+
+    The engine (``Game::Base#init_hexes``) builds a printed tile per
+    coordinate of a ``HEXES`` entry ``{colour => {[coords] => code}}`` and
+    gives it ``index`` = the coordinate's position in its ``[coords]`` list;
+    the tile is named after the hex, so its id is ``"<hex>-<index>"``.  The
+    reference lists hexes in source order without the lists, but a list is
+    exactly the hexes of one part-map constant (1822CA: ``WESTERN_HEXES``,
+    ``EASTERN_HEXES``, ``FULL_GAME_ONLY_HEXES``, ...) with the same colour
+    and code, so the index counts those (checked against the Ruby source for
+    all four titles).  Counting over the whole map instead is wrong for the
+    full 1822CA map, e.g. V18-0, not V18-2.
+    """
+    seen: dict[tuple[str | None, str, str], int] = {}
+    ids: dict[str, str] = {}
+    for h in ref["hexes"]:
+        key = (h.get("defined_in_constant"), h["color"], h["code"])
+        index = seen.get(key, 0)
+        seen[key] = index + 1
+        ids[h["id"]] = f"{h['id']}-{index}"
+    return ids
+
+
 def convert_map(ref: dict[str, Any]) -> dict[str, Any]:
     """The content of ``map.yaml``."""
     markers = hex_markers(ref)
     extras = ref["hex_extras"]["hexes"]
+    tile_ids = printed_tile_ids(ref)
     hexes: dict[str, Any] = {}
     for h in ref["hexes"]:
-        entry: dict[str, Any] = {"color": h["color"]}
+        entry: dict[str, Any] = {"color": h["color"], "tile_id": tile_ids[h["id"]]}
         if h["location_name"] is not None:
             entry["location_name"] = h["location_name"]
         if h["id"] in markers:
@@ -274,7 +299,7 @@ def convert_map(ref: dict[str, Any]) -> dict[str, Any]:
         entry.update(parse_code(h["code"]))
         if h["id"] in extras:
             entry["setup"] = hex_setup(extras[h["id"]])
-        hexes[h["id"]] = Flow(entry) if list(entry) == ["color"] else entry
+        hexes[h["id"]] = Flow(entry) if list(entry) == ["color", "tile_id"] else entry
     return {"layout": ref["layout"], "hexes": hexes}
 
 

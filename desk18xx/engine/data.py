@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -337,7 +338,10 @@ def _manifest(root: _Node) -> dict[str, ManifestTile]:
 
 
 def _hex(hex_id: str, node: _Node) -> HexDef:
-    node.only("color", "location_name", "markers", "setup", *_TILE_KEYS)
+    node.only("color", "tile_id", "location_name", "markers", "setup", *_TILE_KEYS)
+    tile_id = node.get("tile_id")
+    if not re.fullmatch(rf"{re.escape(hex_id)}-(0|[1-9][0-9]*)", tile_id.as_str()):
+        tile_id.fail(f"expected '{hex_id}-<copy index>', got {tile_id.as_str()!r}")
     markers = node.opt("markers")
     reservations: list[Reservation] = []
     tokens: list[SetupToken] = []
@@ -372,6 +376,7 @@ def _hex(hex_id: str, node: _Node) -> HexDef:
         tokens=tuple(tokens),
         blockers=tuple(blockers),
         setup_icons=tuple(icons),
+        tile_id=tile_id.as_str(),
     )
 
 

@@ -244,7 +244,10 @@ class HexDef:
     """Companies whose ability blocks tile lays here (1867: ``"3"`` on M13)."""
     setup_icons: tuple[SetupIcon, ...] = ()
     tile_id: str | None = None
-    """18xx.games id of the printed tile (``"N12-6"``, export format §6.3); None: computed."""
+    """18xx.games id of the printed tile (``"N12-6"``, export format §6.3).
+
+    ``maps/`` gives it for every hex; None (hexes built in code): the board computes it.
+    """
 
     @property
     def color(self) -> Color:

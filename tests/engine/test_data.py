@@ -190,6 +190,65 @@ def test_hex_setup_matches_reference_extras(title: str) -> None:
         ), hex_id
 
 
+#: Export format §9.3: the printed tile id of every hex with cities (``×n``: n cities).
+PRINTED_CITY_TILES = {
+    "1867": "C17-4 D2-0 D8-0 D16-1 E13-2 E15-3 E17-0 F8-1 F16-0×2 G15-0 I15-5 J12-0 "
+            "L12-0×3 M9-0 N12-6 O7-2",
+    "1822CA": "A7-0 C15-0 C17-0 D10-0 D14-1 G11-2 G15-0 G17-3 J12-4 K11-5 K15-1 N6-0 "
+              "N16-0×4 P18-0 Q19-0 R16-0 V18-0 X12-0 Y15-1 Y27-0 Y29-0 Z28-0 AA15-0 AA25-2 "
+              "AB24-0 AC21-0×2 AC23-0 AD20-1 AE15-0×2 AF12-0×2 AG13-0 AG17-0 AH8-0×2 AH12-2 "
+              "AI15-0 AK3-3 AL12-1 AM9-4 AN6-0 AO3-0 AO9-5 AP4-0",
+    "1822CA-ERS": "T12-0 T14-0 V18-0 X12-0 Y15-1 Y29-0 Z28-0 AA15-0 AA25-2 AB24-0 AC21-0×2 "
+                  "AC23-0 AD20-1 AE15-0×2 AF12-0×2 AG13-0 AG17-0 AH8-0×2 AH12-2 AI15-0 "
+                  "AK3-3 AL12-1 AM9-4 AN6-0 AO3-0 AO9-5 AP4-0",
+    "1822CA-WRS": "A7-0 C15-0 C17-0 D10-0 D14-1 G11-2 G15-0 G17-3 J12-4 K11-5 K15-1 N6-0 "
+                  "N16-0×4 P18-0 R16-0 T12-0 T14-0",
+}
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_printed_tile_ids_of_city_hexes(title: str) -> None:
+    data = load_title(title)
+    expected: dict[str, tuple[str, int]] = {}
+    for item in PRINTED_CITY_TILES[title].split():
+        tile_id, _, cities = item.partition("×")
+        expected[tile_id.rpartition("-")[0]] = (tile_id, int(cities or 1))
+    got = {hex_id: (h.tile_id, len(h.tile.cities))
+           for hex_id, h in data.hexes.items() if h.tile.cities}
+    assert got == expected
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_every_hex_names_its_printed_tile(title: str) -> None:
+    for hex_id, h in load_title(title).hexes.items():
+        assert h.tile_id is not None
+        name, _, index = h.tile_id.rpartition("-")
+        assert name == hex_id and index.isdigit(), h.tile_id
+
+
+@pytest.mark.parametrize("title", ["1822CA-ERS", "1822CA-WRS"])
+def test_scenario_hexes_keep_the_full_map_tile_ids(title: str) -> None:
+    # A scenario board is one half of the full map (same HEXES list, so the same
+    # copy index) plus a few hexes of its own, which print different tiles.
+    full = load_title("1822CA").hexes
+    same = [(hex_id, h.tile_id, full[hex_id].tile_id)
+            for hex_id, h in load_title(title).hexes.items()
+            if hex_id in full and h.tile == full[hex_id].tile]
+    assert len(same) == HEX_COUNTS[title] - 3
+    assert all(ours == theirs for _, ours, theirs in same)
+
+
+def test_1822ca_printed_tile_ids_count_per_part_map() -> None:
+    # Counted over the whole map these would be B8-1 … and V18-2 (export format §6.3).
+    hexes = load_title("1822CA").hexes
+    assert hexes["B6"].tile_id == "B6-0"
+    assert hexes["B8"].tile_id == "B8-1"
+    assert hexes["U9"].tile_id == "U9-0"  # first blank hex of EASTERN_HEXES
+    assert hexes["V18"].tile_id == "V18-0"
+    assert hexes["T10"].tile_id == "T10-0"  # FULL_GAME_ONLY_HEXES junctions
+    assert hexes["T14"].tile_id == "T14-2"
+
+
 def test_1867_special_hexes() -> None:
     data = load_title("1867")
     assert "timmins" in data.hexes["D2"].markers
@@ -453,6 +512,10 @@ def test_malformed_yaml_names_file_and_key(maps_copy: Path) -> None:
     ("1822CA/corporations.yaml", "home: {hexes: [AP4]}", "home: {hexes: [ZZ99]}",
      "corporations[0].home.hexes[0]", "no hex 'ZZ99'"),
     ("1867/title.yaml", "bank_cash: 15000", "bank_cash: lots", "bank_cash", "expected int"),
+    ("1867/map.yaml", "tile_id: N12-6", "tile_id: N13-6", "hexes.N12.tile_id",
+     "expected 'N12-<copy index>'"),
+    ("1867/map.yaml", "B6: {color: white, tile_id: B6-0}", "B6: {color: white}",
+     "hexes.B6.tile_id", "missing"),
 ])
 def test_bad_values_are_reported(maps_copy: Path, file: str, old: str, new: str, key: str,
                                  problem: str) -> None:
