@@ -43,18 +43,36 @@ APT_PACKAGES: dict[str, str] = {
     "libxcb-render-util.so.0": "libxcb-render-util0",
     "libxcb-randr.so.0": "libxcb-randr0",
     "libxcb-xkb.so.1": "libxcb-xkb1",
+    "libxcb-render.so.0": "libxcb-render0",
+    "libxcb-shm.so.0": "libxcb-shm0",
+    "libxcb-sync.so.1": "libxcb-sync1",
+    "libxcb-util.so.1": "libxcb-util1",
+    "libxcb-xfixes.so.0": "libxcb-xfixes0",
     "libwayland-client.so.0": "libwayland-client0",
     "libwayland-cursor.so.0": "libwayland-cursor0",
     "libwayland-egl.so.1": "libwayland-egl1",
 }
 
 #: libraries Qt's xcb platform plugin loads only when the first window opens
+#: (``readelf -d`` of libqxcb.so and libQt6XcbQpa.so.6, Qt 6.11)
 XCB_LIBRARIES: tuple[str, ...] = (
+    "libxcb.so.1",
+    "libX11.so.6",
+    "libX11-xcb.so.1",
+    "libxkbcommon-x11.so.0",
     "libxcb-cursor.so.0",
     "libxcb-icccm.so.4",
+    "libxcb-image.so.0",
     "libxcb-keysyms.so.1",
+    "libxcb-randr.so.0",
+    "libxcb-render-util.so.0",
+    "libxcb-render.so.0",
     "libxcb-shape.so.0",
-    "libxkbcommon-x11.so.0",
+    "libxcb-shm.so.0",
+    "libxcb-sync.so.1",
+    "libxcb-util.so.1",
+    "libxcb-xfixes.so.0",
+    "libxcb-xkb.so.1",
 )
 
 _SONAME = re.compile(r"(lib[A-Za-z0-9_+.-]*?\.so(?:\.\d+)*)")

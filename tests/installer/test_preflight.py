@@ -80,3 +80,7 @@ def test_cli_reports_missing_libegl_instead_of_a_traceback() -> None:
     assert "libEGL.so.1" in result.stderr
     assert "sudo apt-get install libegl1" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_every_checked_xcb_library_has_a_package() -> None:
+    assert all(preflight.apt_package(lib) for lib in preflight.XCB_LIBRARIES)
