@@ -12,6 +12,9 @@ chain valid: call `desk18xx.io.savechain.rechain` on the result.
 Version history:
 
 - 1: first format (docs/save-format.md).
+- 2: optional ``study`` section (study mode: the variation tree with names,
+  notes and marks). A version-1 file is a version-2 plain game: the step
+  only checks there is no ``study`` key yet.
 """
 
 from __future__ import annotations
@@ -19,18 +22,30 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-CURRENT_VERSION: Final = 1
+CURRENT_VERSION: Final = 2
 """The version `desk18xx.io.savefile.save_game` writes."""
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 """Turns a version-n document into a version-(n+1) document."""
 
-MIGRATIONS: Final[dict[int, Migration]] = {}
-"""From-version -> migration. Empty while 1 is the only version."""
-
-
 class MigrationError(ValueError):
     """A document whose version cannot be brought to `CURRENT_VERSION`."""
+
+
+def v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 adds the optional ``study`` section; a version-1 save is a plain game.
+
+    Raises:
+        MigrationError: a version-1 file already has a ``study`` key (it cannot
+            have been written by a version-1 app).
+    """
+    if "study" in document:
+        raise MigrationError("format_version 1 has no 'study' section; is the version wrong?")
+    return dict(document)
+
+
+MIGRATIONS: Final[dict[int, Migration]] = {1: v1_to_v2}
+"""From-version -> migration."""
 
 
 def migrate(

@@ -108,6 +108,9 @@ class SavedGame:
     """The version the file was written in (before migration)."""
     notes: Mapping[str, str] = field(default_factory=dict)
     """Player notes by player id (not part of the hash chain)."""
+    study: Mapping[str, Any] | None = None
+    """The ``study`` section (format 2: the variation tree), unchecked plain data;
+    None for a plain game. Read it with `desk18xx.io.study.load_study`."""
 
     def effective_actions(self) -> list[RawAction]:
         """The live rules actions (undo/redo applied, chat removed)."""
@@ -136,8 +139,12 @@ def dump_save(
     state_digest: str,
     *,
     notes: Mapping[str, str] | None = None,
+    study: Mapping[str, Any] | None = None,
 ) -> str:
     """The YAML text of a save.
+
+    `study` is the ``study`` section of a study file (made by
+    `desk18xx.io.study.study_section`); None writes a plain game.
 
     Raises:
         ValueError: an action is not plain JSON data with a string ``type``,
@@ -175,8 +182,25 @@ def dump_save(
         )
     else:
         parts.append("actions: []\n")
+    if study is not None:
+        parts.append(_study_text(study))
     parts.append(yamlio.dump(end))
     return "".join(parts)
+
+
+def _study_text(study: Mapping[str, Any]) -> str:
+    """The ``study`` section: its scalars, then one flow line per node."""
+    head = {k: v for k, v in study.items() if k != "nodes"}
+    nodes = study.get("nodes") or []
+    lines = ["study:\n"]
+    if head:
+        lines.extend("  " + line + "\n" for line in yamlio.dump(head).splitlines())
+    if nodes:
+        lines.append("  nodes:\n")
+        lines.extend(f"  - {yamlio.flow_line(dict(node))}\n" for node in nodes)
+    else:
+        lines.append("  nodes: []\n")
+    return "".join(lines)
 
 
 def save_game(
@@ -186,6 +210,7 @@ def save_game(
     state_digest: str,
     *,
     notes: Mapping[str, str] | None = None,
+    study: Mapping[str, Any] | None = None,
 ) -> None:
     """Write a save atomically; the file it replaces is kept as ``NAME.bak``.
 
@@ -198,7 +223,7 @@ def save_game(
         SaveWriteError: the file system refused; the old file is intact.
     """
     target = Path(path)
-    data = dump_save(header, actions, state_digest, notes=notes).encode("utf-8")
+    data = dump_save(header, actions, state_digest, notes=notes, study=study).encode("utf-8")
     try:
         write_atomic(target, data, keep_backup=True)
     except OSError as error:
@@ -288,6 +313,9 @@ def _verify(document: dict[str, Any], source: str) -> SavedGame:
         if not isinstance(text, str):
             check.fail(f"notes.{player_id}", f"must be a string, not {_kind(text)}")
     entries = check.typed(document, "actions", list, "")
+    study = document.get("study")
+    if study is not None:
+        check.value(study, dict, "study")
     end = check.typed(document, "end", dict, "")
     actions: list[RawAction] = []
     hashes: list[str] = []
@@ -329,6 +357,7 @@ def _verify(document: dict[str, Any], source: str) -> SavedGame:
         app_version=app_version,
         format_version=document["_written_as"],
         notes={str(k): v for k, v in notes.items()},
+        study=study,
     )
 
 

@@ -274,8 +274,8 @@ def bad(path: Path, content: bytes | str) -> str:
         ("just a string", "(top level): must be a mapping, not a string"),
         ("title: 1867\n", "format_version: is missing (not a desk18xx save?)"),
         ("format_version: '1'\n", "format_version: must be an integer, not a string"),
-        ("format_version: 2\n", "was written by a newer desk18xx; this version reads formats "
-                                "up to 1: update the app"),
+        ("format_version: 3\n", "was written by a newer desk18xx; this version reads formats "
+                                "up to 2: update the app"),
         ("format_version: 0\n", "format_version 0 does not exist"),
         ("format_version: 1\n", "app_version: is missing"),
         ("format_version: !!python/object/apply:os.system ['echo hi']\n", "not valid YAML"),
@@ -370,7 +370,8 @@ def test_migrate_reports_gaps_and_future_versions() -> None:
         migrations.migrate({}, 1, current=2, steps={})
     with pytest.raises(migrations.MigrationError, match="newer desk18xx"):
         migrations.migrate({}, 3, current=2, steps={})
-    assert migrations.migrate({"x": 1}, 1) == {"x": 1}
+    assert migrations.migrate({"x": 1}, 1) == {"x": 1, "format_version": 2}
+    assert migrations.migrate({"x": 1}, 2) == {"x": 1}
 
 
 def test_load_migrates_an_old_save(saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -378,10 +379,10 @@ def test_load_migrates_an_old_save(saved: Path, monkeypatch: pytest.MonkeyPatch)
         d["setup"]["players"][0]["name"] = "Ann (v2)"
         return rechain(d)
 
-    monkeypatch.setattr(migrations, "CURRENT_VERSION", 2)
-    monkeypatch.setitem(migrations.MIGRATIONS, 1, rename_player)
+    monkeypatch.setattr(migrations, "CURRENT_VERSION", 3)
+    monkeypatch.setitem(migrations.MIGRATIONS, 2, rename_player)
     game = load_save(saved)
-    assert game.format_version == 1
+    assert game.format_version == 2
     assert game.header.players[0].name == "Ann (v2)"
 
 

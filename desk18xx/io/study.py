@@ -1,0 +1,194 @@
+"""Study files: a save holding the whole variation tree (format 2; docs/save-format.md).
+
+A study file is an ordinary save whose ``actions`` are the main line (so any
+reader of plain games can replay it) plus a ``study`` section with every node
+of the tree: its id, its parent's id, its action, a hash, and the optional
+name, note, marks and state digest. Node hashes extend the save's hash chain
+into a tree: ``hash = link(parent's hash, action)``, the root's hash being
+``setup_hash``; an edited, moved or re-parented action is reported by node.
+Names, notes, marks and digests are outside the hash, like player notes.
+
+- `save_study` / `load_study`: the whole tree with notes.
+- `export_line`: one line as a plain game file (for hot-seat or PBEM).
+- `study_from_export`: a study from an 18xx.games export; actions that were
+  taken back in the recorded game become variations.
+- A plain game (either format) loads as a study too (`load_study`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from desk18xx.engine.log import LogError, effective_actions
+from desk18xx.engine.variations import ROOT_ID, Node, TreeError, VariationTree, tree_from_log
+from desk18xx.io.import_18xxgames import ExportFormatError, load_export
+from desk18xx.io.savechain import link_hash, setup_hash
+from desk18xx.io.savefile import (
+    SavedGame,
+    SaveFormatError,
+    SaveHeader,
+    TamperedSaveError,
+    load_save,
+    save_game,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedStudy:
+    """A study read from a file."""
+
+    saved: SavedGame
+    """The save itself (header, main-line actions, player notes, versions)."""
+    tree: VariationTree
+    """The variation tree (one line for a plain game)."""
+
+    @property
+    def header(self) -> SaveHeader:
+        """How the game was set up."""
+        return self.saved.header
+
+
+def _setup_mapping(header: SaveHeader) -> dict[str, Any]:
+    return {
+        "title": header.title,
+        "variant": header.variant,
+        "options": list(header.options),
+        "players": [{"id": p.id, "name": p.name} for p in header.players],
+        "seed": header.seed,
+    }
+
+
+def study_section(header: SaveHeader, tree: VariationTree) -> dict[str, Any]:
+    """The ``study`` section of a save: the tree's plain data with node hashes."""
+    data = tree.to_data()
+    hashes: dict[int, str] = {ROOT_ID: setup_hash(_setup_mapping(header))}
+    nodes: list[dict[str, Any]] = []
+    for entry in data["nodes"]:
+        node_hash = link_hash(hashes[entry["parent"]], entry["action"])
+        hashes[entry["id"]] = node_hash
+        nodes.append({"id": entry["id"], "parent": entry["parent"], "hash": node_hash,
+                      **{k: v for k, v in entry.items() if k not in ("id", "parent")}})
+    data["nodes"] = nodes
+    return data
+
+
+def save_study(path: str | Path, header: SaveHeader, tree: VariationTree, state_digest: str,
+               *, notes: Mapping[str, str] | None = None) -> None:
+    """Write the whole tree (atomically, like `save_game`).
+
+    Args:
+        state_digest: digest of the position at the end of the main line.
+
+    Raises:
+        ValueError, desk18xx.io.savefile.SaveWriteError: as `save_game`.
+    """
+    main = tree.main_line()
+    actions = [n.action for n in main if n.action is not None]
+    save_game(path, header, actions, state_digest, notes=notes,
+              study=study_section(header, tree))
+
+
+def export_line(path: str | Path, header: SaveHeader, tree: VariationTree, node: Node,
+                state_digest: str, *, notes: Mapping[str, str] | None = None) -> None:
+    """Write the line from the start to `node` as a plain game file (no study section).
+
+    Args:
+        state_digest: digest of the position at `node`.
+    """
+    save_game(path, header, tree.actions(node), state_digest, notes=notes)
+
+
+def load_study(path: str | Path, *,
+               replay_digest: Callable[[SavedGame], str] | None = None) -> LoadedStudy:
+    """Read a study file, or a plain game as a one-line study.
+
+    A plain game's log keeps its undo and redo entries; what they took back
+    becomes variations (see `desk18xx.engine.variations.tree_from_log`).
+
+    Raises:
+        SaveFormatError: as `load_save`, or a bad ``study`` section (the
+            place is ``study.nodes[i]…``; hash failures are `TamperedSaveError`),
+            or a main line that differs from ``actions``.
+    """
+    saved = load_save(path, replay_digest=replay_digest)
+    source = str(path)
+    if saved.study is None:
+        try:
+            tree = tree_from_log(saved.actions)
+        except LogError as error:
+            raise SaveFormatError(source, f"actions[{error.position}]", error.problem) from error
+        return LoadedStudy(saved, tree)
+    tree = _tree(saved, source)
+    main = [n.action for n in tree.main_line()]
+    if main != list(effective_actions(saved.actions)):
+        raise SaveFormatError(source, "study.nodes",
+                              "the tree's main line is not the game in 'actions'")
+    return LoadedStudy(saved, tree)
+
+
+def _tree(saved: SavedGame, source: str) -> VariationTree:
+    study = saved.study
+    assert study is not None
+    nodes = study.get("nodes")
+    if not isinstance(nodes, list):
+        raise SaveFormatError(source, "study.nodes", "must be a list")
+    hashes: dict[int, str] = {ROOT_ID: setup_hash(_setup_mapping(saved.header))}
+    for index, entry in enumerate(nodes):
+        where = f"study.nodes[{index}]"
+        if not isinstance(entry, dict):
+            raise SaveFormatError(source, where, "must be a mapping")
+        for key, kind in (("id", int), ("parent", int), ("hash", str), ("action", dict)):
+            value = entry.get(key)
+            if key not in entry:
+                raise SaveFormatError(source, f"{where}.{key}", "is missing")
+            if isinstance(value, bool) or not isinstance(value, kind):
+                raise SaveFormatError(source, f"{where}.{key}", f"must be {kind.__name__}")
+        parent_hash = hashes.get(entry["parent"])
+        if parent_hash is None:
+            raise SaveFormatError(source, f"{where}.parent",
+                                  f"no earlier node {entry['parent']} (nodes are parents first)")
+        if link_hash(parent_hash, entry["action"]) != entry["hash"]:
+            raise TamperedSaveError(
+                source, where,
+                f"fails the hash chain: node {entry['id']} (action id "
+                f"{entry['action'].get('id')!r}) was edited or moved to another parent", index)
+        hashes[entry["id"]] = entry["hash"]
+    try:
+        return VariationTree.from_data(study)
+    except TreeError as error:
+        raise SaveFormatError(source, "study", str(error)) from error
+
+
+def study_from_export(path: str | Path) -> tuple[SaveHeader, VariationTree]:
+    """A study from an 18xx.games export: the recorded game is the main line, and
+    the actions its players took back are variations where they were played.
+
+    Raises:
+        ExportFormatError: as `load_export`.
+    """
+    imported = load_export(path)
+    raw = json.loads(Path(path).read_bytes().decode("utf-8-sig"))["actions"]
+    try:
+        tree = tree_from_log(raw)
+    except LogError as error:  # load_export already filtered it; kept for safety
+        raise ExportFormatError(str(path), f"actions[{error.position}]", error.problem) \
+            from error
+    if tree.actions(tree.main_line()[-1] if tree.main_line() else tree.root) != \
+            [dict(a) for a in imported.actions]:
+        raise ExportFormatError(str(path), "actions", "the study's main line differs from "
+                                "the game's live actions")
+    return SaveHeader.from_import(imported), tree
+
+
+__all__ = [
+    "LoadedStudy",
+    "export_line",
+    "load_study",
+    "save_study",
+    "study_from_export",
+    "study_section",
+]
