@@ -1,18 +1,13 @@
-"""The application: a main window, or a picture of it with ``--screenshot``.
-
-A minimal placeholder until the main window lands; keep :func:`run_app`'s
-signature, the application names and :func:`user_data_dir` when replacing it.
-"""
+"""The application: the main window, or a picture of it with ``--screenshot``."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths, Qt
-from PySide6.QtGui import QIcon, QPainter, QResizeEvent
-from PySide6.QtWidgets import QApplication, QGraphicsView, QLabel, QMainWindow, QWidget
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
 
 from desk18xx import __version__
 
@@ -20,8 +15,6 @@ APP_NAME = "desk18xx"
 #: extension of save files (MIME type ``application/x-desk18xx-save``)
 SAVE_EXTENSION = ".d18xx"
 SCREENSHOT_SIZE = (1280, 800)
-#: what this placeholder says (and exit code 4 with --screenshot) when given a file
-OPEN_NOT_SUPPORTED = "opening games is not available yet"
 
 
 def resources_dir() -> Path:
@@ -45,6 +38,7 @@ def _application(argv: list[str]) -> QApplication:
     if isinstance(existing, QApplication):
         return existing
     QApplication.setApplicationName(APP_NAME)
+    QApplication.setOrganizationName(APP_NAME)
     QApplication.setApplicationVersion(__version__)
     QApplication.setDesktopFileName(APP_NAME)
     app = QApplication(argv)
@@ -54,71 +48,53 @@ def _application(argv: list[str]) -> QApplication:
     return app
 
 
-class _FittedView(QGraphicsView):
-    """A view that keeps the whole scene in sight."""
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
-        super().resizeEvent(event)
-        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-
-
-def _board_widget() -> QWidget | None:
-    """The 1867 starting board, or ``None`` if the map cannot be drawn."""
-    if importlib.util.find_spec("desk18xx.ui.map.starting") is None:
-        return None
-    # A broken install (numpy missing from a bundle) must fail loudly, not fall back.
-    from desk18xx.engine.data import load_title
-    from desk18xx.engine.errors import DataError
-    from desk18xx.ui.map.scene import MapScene
-    from desk18xx.ui.map.starting import starting_board
-
-    try:
-        scene = MapScene(starting_board(load_title("1867")))
-    except (DataError, OSError) as exc:
-        print(f"desk18xx: cannot draw the 1867 map: {exc}", file=sys.stderr)
-        return None
-    view = _FittedView(scene)
-    view.setRenderHint(QPainter.RenderHint.Antialiasing)
-    scene.setParent(view)
-    return view
-
-
-def _main_window() -> QMainWindow:
-    window = QMainWindow()
-    window.setWindowTitle(APP_NAME)
-    central = _board_widget()
-    if central is None:
-        label = QLabel(f"desk18xx {__version__}\n\n1867 and 1822CA")
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        central = label
-    window.setCentralWidget(central)
-    return window
-
-
 def run_app(file: str | None, screenshot: str | None = None) -> int:
     """Open the main window (on ``file`` if given) and run until it closes.
 
+    Without a file the window starts a 4-player 1867 game so the board and the
+    first decision are on screen at once; Game > New game picks another.
+
     Args:
-        file: a saved game or an 18xx.games export to open, or ``None``.
-        screenshot: if set, render the window at 1280x800 to this PNG and exit.
+        file: an 18xx.games export to open, or ``None``.
+        screenshot: if set, render the window offscreen to this PNG and exit.
 
     Returns:
         The process exit code.
     """
     app = _application([sys.argv[0] if sys.argv else APP_NAME])
+    from desk18xx.ui.mainwindow import MainWindow
+    from desk18xx.ui.session import GameSession
+
+    session = GameSession()
+    error: str | None = None
     if file is not None:
-        # Not faked: tests/installer/test_bundle.py skips its open-a-game check on this.
-        print(f"desk18xx: {OPEN_NOT_SUPPORTED}: {file}", file=sys.stderr)
-        if screenshot is not None:
-            return 4
-    window = _main_window()
+        try:
+            session.load(file)
+        except (OSError, ValueError, KeyError) as exc:
+            error = f"cannot open {file}: {exc}"
+            print(f"desk18xx: {error}", file=sys.stderr)
+            if screenshot is not None:
+                return 4
+    if not session.has_game:
+        from desk18xx.engine.game import GameSetup
+
+        session.new_game(GameSetup("1867", (("1", "Alice"), ("2", "Bob"), ("3", "Carol"),
+                                            ("4", "Dave")), seed=1867))
+    window = MainWindow(session, restore_layout=screenshot is None)
     window.resize(*SCREENSHOT_SIZE)
     if screenshot is not None:
         window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-        window.ensurePolished()
-        if not window.grab().save(screenshot, "PNG"):
+        window.show()
+        app.processEvents()
+        window.map_view.fit()
+        app.processEvents()
+        ok = window.grab().save(screenshot, "PNG")
+        window.close()
+        if not ok:
             print(f"desk18xx: could not write {screenshot}", file=sys.stderr)
             return 1
         return 0
     window.show()
+    if error is not None:
+        window.statusBar().showMessage(error)
     return app.exec()

@@ -1,0 +1,291 @@
+"""The panel of the entity that must act: whose turn in large type, the step,
+one button (and small form) per legal choice, the tile tray, and the last
+refusal reason from the engine.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desk18xx.engine.tiledef import HexDef, TileDef
+from desk18xx.ui.map import geometry as geo
+from desk18xx.ui.map.boardview import StaticHex
+from desk18xx.ui.map.painter import paint_hex
+from desk18xx.ui.mapview.view import TILE_MIME
+from desk18xx.ui.models.choices import Choice, TurnInfo
+from desk18xx.ui.models.tracks import TileChoice
+from desk18xx.ui.session import GameSession
+
+TILE_ICON = 72
+_TILE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def tile_pixmap(tile: TileDef, rotation: int = 0, size: int = TILE_ICON,
+                grey: bool = False) -> QPixmap:
+    """A picture of ``tile`` for the tray."""
+    pix = QPixmap(size, size)
+    pix.fill(QColor(0, 0, 0, 0))
+    painter = QPainter(pix)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.translate(size / 2, size / 2)
+    k = size / 2 / geo.UNIT * 0.95
+    painter.scale(k, k)
+    hex_def = HexDef(id="A1", tile=tile)
+    if grey:
+        painter.setOpacity(0.3)
+    paint_hex(painter, StaticHex(hex_def, tile, rotation), False, frozenset())
+    painter.end()
+    return pix
+
+
+class TileTray(QListWidget):
+    """Tiles of the phase: usable ones first; drag one onto a hex or click it.
+
+    Signals:
+        tile_chosen(str): a usable tile was clicked.
+    """
+
+    #: A usable tile was clicked (its name).
+    tile_chosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setViewMode(QListWidget.ViewMode.IconMode)
+        self.setIconSize(QSize(TILE_ICON, TILE_ICON))
+        self.setGridSize(QSize(TILE_ICON + 14, TILE_ICON + 30))
+        self.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.setMovement(QListWidget.Movement.Static)
+        self.setDragEnabled(True)
+        self.setMinimumHeight(TILE_ICON + 40)
+        self.itemClicked.connect(self._clicked)
+
+    def set_tiles(self, tiles: list[TileChoice]) -> None:
+        """Show ``tiles`` (greyed with the reason when not usable)."""
+        self.clear()
+        for t in tiles:
+            usable = bool(t.rotations)
+            item = QListWidgetItem(QIcon(tile_pixmap(t.tile, t.rotations[0] if usable else 0,
+                                                     grey=not usable)),
+                                   f"{t.name} ×{t.left}")
+            item.setData(_TILE_ROLE, t.name)
+            item.setToolTip(f"Tile {t.name}: " + (
+                f"rotations {', '.join(map(str, t.rotations))}" if usable else t.reason))
+            if not usable:
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsDragEnabled)
+                item.setForeground(QColor("#999999"))
+            self.addItem(item)
+
+    def tile_names(self, usable_only: bool = False) -> list[str]:
+        """Names shown, in order."""
+        out = []
+        for i in range(self.count()):
+            item = self.item(i)
+            if usable_only and not item.flags() & Qt.ItemFlag.ItemIsDragEnabled:
+                continue
+            out.append(str(item.data(_TILE_ROLE)))
+        return out
+
+    def _clicked(self, item: QListWidgetItem) -> None:
+        if item.flags() & Qt.ItemFlag.ItemIsDragEnabled:
+            self.tile_chosen.emit(str(item.data(_TILE_ROLE)))
+
+    def mime_for(self, name: str) -> QMimeData:
+        """The drag payload of tile ``name``."""
+        data = QMimeData()
+        data.setData(TILE_MIME, QByteArray(name.encode()))
+        return data
+
+    def startDrag(self, supported: Qt.DropAction) -> None:  # noqa: N802 - Qt override
+        item = self.currentItem()
+        if item is None or not item.flags() & Qt.ItemFlag.ItemIsDragEnabled:
+            return
+        drag = QDrag(self)
+        drag.setMimeData(self.mime_for(str(item.data(_TILE_ROLE))))
+        drag.setPixmap(item.icon().pixmap(TILE_ICON, TILE_ICON))
+        drag.setHotSpot(QPointF(TILE_ICON / 2, TILE_ICON / 2).toPoint())
+        drag.exec(Qt.DropAction.CopyAction)
+
+
+class ActionPanel(QWidget):
+    """Whose turn, which step, the choices, the tile tray and the last refusal.
+
+    Args:
+        session: the game session; choices are submitted to it.
+    """
+
+    def __init__(self, session: GameSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._session = session
+        self._buttons: dict[str, QPushButton] = {}
+        self._spins: dict[str, QSpinBox | None] = {}
+        self._combos: dict[str, QComboBox | None] = {}
+        layout = QVBoxLayout(self)
+        self.who = QLabel("No game")
+        big = QFont()
+        big.setPixelSize(26)
+        big.setBold(True)
+        self.who.setFont(big)
+        self.who.setWordWrap(True)
+        self.step = QLabel("")
+        mid = QFont()
+        mid.setPixelSize(16)
+        self.step.setFont(mid)
+        self.step.setWordWrap(True)
+        self.hint = QLabel("")
+        self.hint.setWordWrap(True)
+        self.error = QLabel("")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00000; font-weight: bold;")
+        layout.addWidget(self.who)
+        layout.addWidget(self.step)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.error)
+        self._choices_box = QWidget()
+        self._choices_layout = QVBoxLayout(self._choices_box)
+        self._choices_layout.setContentsMargins(0, 0, 0, 0)
+        self._groups = QWidget()
+        self._extras = QWidget()
+        self._extras_layout = QVBoxLayout(self._extras)
+        self._extras_layout.setContentsMargins(0, 0, 0, 0)
+        self._choices_layout.addWidget(self._groups)
+        self._choices_layout.addWidget(self._extras)
+        self._choices_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self._choices_box)
+        layout.addWidget(scroll, 1)
+        self.tray_box = QGroupBox("Tiles")
+        tray_layout = QVBoxLayout(self.tray_box)
+        self.tray = TileTray()
+        tray_layout.addWidget(self.tray)
+        self.lay_buttons = QWidget()
+        row = QHBoxLayout(self.lay_buttons)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.rotate_button = QPushButton("Rotate ⟳")
+        self.confirm_button = QPushButton("Lay tile (Enter)")
+        self.cancel_button = QPushButton("Cancel (Esc)")
+        for b in (self.rotate_button, self.confirm_button, self.cancel_button):
+            row.addWidget(b)
+        tray_layout.addWidget(self.lay_buttons)
+        self.lay_buttons.setVisible(False)
+        layout.addWidget(self.tray_box, 1)
+        self.tray_box.setVisible(False)
+
+    # -- content ---------------------------------------------------------------------------
+    def show_turn(self, info: TurnInfo) -> None:
+        """Show ``info``: header, step and the choice buttons."""
+        self.error.setText("")
+        if info.entity is None:
+            self.who.setText(info.round_label or "No game")
+            self.step.setText("")
+        else:
+            self.who.setText(f"{info.entity_name} to act")
+            self.step.setText(f"{info.round_label} — {info.step_label}")
+        hints = []
+        if "lay_tile" in info.map_types:
+            hints.append("Click a highlighted hex or drag a tile onto it; wheel or arrows "
+                         "turn it; Enter lays it.")
+        if "place_token" in info.map_types:
+            hints.append("Click a green ring on the map to place a token.")
+        if "run_routes" in info.map_types:
+            hints.append("Click stops on the map to build each train's route, then run.")
+        self.hint.setText(" ".join(hints))
+        self._build_choices(info.choices)
+
+    def show_error(self, reason: str) -> None:
+        """Show the engine's refusal."""
+        self.error.setText(f"Not allowed: {reason}")
+
+    def choice_labels(self) -> list[str]:
+        """Labels of the choice buttons now shown."""
+        return list(self._buttons)
+
+    def button(self, label: str) -> QPushButton:
+        """The button of the choice ``label``."""
+        return self._buttons[label]
+
+    def add_extra(self, widget: QWidget) -> None:
+        """Show ``widget`` under the choices (the route builder); it is kept, not deleted."""
+        if self._extras_layout.indexOf(widget) < 0:
+            self._extras_layout.addWidget(widget)
+        widget.show()
+
+    def _build_choices(self, choices: tuple[Choice, ...]) -> None:
+        old = self._groups
+        self._groups = QWidget()
+        groups_layout = QVBoxLayout(self._groups)
+        groups_layout.setContentsMargins(0, 0, 0, 0)
+        self._choices_layout.replaceWidget(old, self._groups)
+        old.setParent(None)
+        old.deleteLater()
+        self._buttons, self._spins, self._combos = {}, {}, {}
+        groups: dict[str, QVBoxLayout] = {}
+        for choice in choices:
+            layout = groups.get(choice.group)
+            if layout is None:
+                box = QGroupBox(choice.group or "Actions")
+                layout = QVBoxLayout(box)
+                groups[choice.group] = layout
+                groups_layout.addWidget(box)
+            layout.addWidget(self._choice_row(choice))
+        self._groups.show()
+
+    def _choice_row(self, choice: Choice) -> QWidget:
+        row = QWidget()
+        h = QHBoxLayout(row)
+        h.setContentsMargins(0, 0, 0, 0)
+        button = QPushButton(choice.label.replace("&", "&&"))
+        if choice.hint:
+            button.setToolTip(choice.hint)
+        spin: QSpinBox | None = None
+        combo: QComboBox | None = None
+        if choice.spin is not None:
+            lo, hi, step, default = choice.spin
+            spin = QSpinBox()
+            spin.setRange(lo, max(lo, hi))
+            spin.setSingleStep(step)
+            spin.setValue(default)
+            spin.setPrefix("$" if step == 5 else "")
+            h.addWidget(spin)
+        if choice.options:
+            combo = QComboBox()
+            for key, text in choice.options:
+                combo.addItem(text, key)
+            h.addWidget(combo)
+        h.addWidget(button, 1)
+
+        def fire() -> None:
+            value: int | str | None = None
+            if spin is not None:
+                value = spin.value()
+            elif combo is not None:
+                value = str(combo.currentData())
+            self._session.submit(choice.make(value))
+
+        button.clicked.connect(fire)
+        self._buttons[choice.label] = button
+        self._spins[choice.label] = spin
+        self._combos[choice.label] = combo
+        return row
+
+    def spin(self, label: str) -> QSpinBox | None:
+        """The number field of choice ``label``."""
+        return self._spins.get(label)
+
+    def combo(self, label: str) -> QComboBox | None:
+        """The option list of choice ``label``."""
+        return self._combos.get(label)

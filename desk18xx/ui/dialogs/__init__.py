@@ -1,0 +1,1 @@
+"""Dialogs: a new game, the end of a game."""

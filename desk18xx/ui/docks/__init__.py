@@ -1,0 +1,1 @@
+"""Dock widgets around the map: market, companies, players, bank, auction, log, tiles."""

@@ -1,0 +1,353 @@
+"""The main window: the map in the middle, movable docks around it.
+
+Everything the window shows is read from the session after each
+``state_changed``; every user decision goes to ``session.submit`` (STYLE.md §6).
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QFileDialog,
+    QHeaderView,
+    QLabel,
+    QListView,
+    QMainWindow,
+    QMessageBox,
+    QTableView,
+    QWidget,
+)
+
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.ui.actionpanel import ActionPanel
+from desk18xx.ui.dialogs.gameend import GameEndDialog
+from desk18xx.ui.dialogs.newgame import NewGameDialog
+from desk18xx.ui.docks.market import MarketWidget
+from desk18xx.ui.mapview.controller import MapController
+from desk18xx.ui.mapview.view import MapView
+from desk18xx.ui.models.board import corp_colors
+from desk18xx.ui.models.choices import TurnInfo, turn_info
+from desk18xx.ui.models.log import LogModel, log_entries
+from desk18xx.ui.models.market import market_cells
+from desk18xx.ui.models.tables import (
+    BANK_HEADERS,
+    CORP_HEADERS,
+    PLAYER_HEADERS,
+    Row,
+    RowsModel,
+    bank_rows,
+    company_rows,
+    corp_rows,
+    player_rows,
+)
+from desk18xx.ui.session import GameSession
+from desk18xx.ui.undo import UndoBinder
+
+ORGANISATION = "desk18xx"
+APPLICATION = "desk18xx"
+#: Bump when the dock set changes so an old saved layout is not applied.
+LAYOUT_VERSION = 1
+
+
+def _table(model: RowsModel) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.verticalHeader().setVisible(False)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    return view
+
+
+class MainWindow(QMainWindow):
+    """The hot-seat window.
+
+    Args:
+        session: the game session (passed in, never looked up).
+
+    Signals:
+        refreshed(float): the window finished updating after a state change
+            (seconds taken).
+    """
+
+    #: The window finished updating after a state change; seconds taken.
+    refreshed = Signal(float)
+
+    def __init__(self, session: GameSession, parent: QWidget | None = None,
+                 restore_layout: bool = True) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setWindowTitle("desk18xx")
+        self.map_view = MapView()
+        self.setCentralWidget(self.map_view)
+        self.action_panel = ActionPanel(session)
+        self.controller = MapController(session, self.map_view, self.action_panel, self)
+        self.undo = UndoBinder(session, self)
+        self.players_model = RowsModel(PLAYER_HEADERS, self)
+        self.corps_model = RowsModel(CORP_HEADERS, self)
+        self.bank_model = RowsModel(BANK_HEADERS, self)
+        self.privates_model = RowsModel(("Private", "Value", "Revenue", "Owner"), self)
+        self.tiles_model = RowsModel(("Tile", "Colour", "Left"), self)
+        self.log_model = LogModel(self)
+        self.market = MarketWidget()
+        self.log_view = QListView()
+        self.log_view.setModel(self.log_model)
+        self.log_view.setUniformItemSizes(True)
+        self.log_view.setToolTip("Click: see the board then. Double-click: go back to there.")
+        self.auction_label = QLabel("")
+        self.auction_label.setWordWrap(True)
+        self.auction_label.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.docks: dict[str, QDockWidget] = {}
+        self._info: TurnInfo | None = None
+        self._colors: dict[str, tuple[str, str]] = {}
+        self._build_docks()
+        self._build_menus()
+        self.statusBar().showMessage("Ready")
+        self._connect_signals()
+        self._default_state = self.saveState(LAYOUT_VERSION)
+        if restore_layout:
+            self.restore_layout()
+        if session.has_game:
+            self._game_replaced()
+            self._state_changed(len(session.actions()))
+
+    # -- construction ----------------------------------------------------------------------
+    def _dock(self, key: str, title: str, widget: QWidget,
+              area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{key}")
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(area, dock)
+        self.docks[key] = dock
+        return dock
+
+    def _build_docks(self) -> None:
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        left = Qt.DockWidgetArea.LeftDockWidgetArea
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        self._dock("actions", "Turn", self.action_panel, right)
+        self._dock("players", "Players", _table(self.players_model), right)
+        self._dock("companies", "Companies", _table(self.corps_model), bottom)
+        self._dock("market", "Stock market", self.market, bottom)
+        self._dock("log", "Log", self.log_view, left)
+        bank = self._dock("bank", "Bank, trains, phase", _table(self.bank_model), left)
+        privates = QWidget()
+        from PySide6.QtWidgets import QVBoxLayout
+
+        pl = QVBoxLayout(privates)
+        pl.setContentsMargins(0, 0, 0, 0)
+        pl.addWidget(self.auction_label)
+        pl.addWidget(_table(self.privates_model), 1)
+        auction = self._dock("auction", "Privates and auctions", privates, left)
+        tiles = self._dock("tiles", "Tile manifest", _table(self.tiles_model), left)
+        self.tabifyDockWidget(bank, auction)
+        self.tabifyDockWidget(auction, tiles)
+        bank.raise_()
+        self.resizeDocks([self.docks["actions"]], [360], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["log"]], [260], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["companies"]], [200], Qt.Orientation.Vertical)
+
+    def _build_menus(self) -> None:
+        game = self.menuBar().addMenu("&Game")
+        self.new_action = QAction("&New game…", self)
+        self.new_action.setShortcut(QKeySequence.StandardKey.New)
+        self.open_action = QAction("&Open…", self)
+        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        for a in (self.new_action, self.open_action, quit_action):
+            game.addAction(a)
+        edit = self.menuBar().addMenu("&Edit")
+        self.undo_action = self.undo.stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
+        self.redo_action = self.undo.stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcut(QKeySequence("Ctrl+Shift+Z"))
+        edit.addAction(self.undo_action)
+        edit.addAction(self.redo_action)
+        view = self.menuBar().addMenu("&View")
+        fit = QAction("&Fit map to window", self)
+        fit.setShortcut(QKeySequence("Ctrl+0"))
+        fit.triggered.connect(self.map_view.fit)
+        view.addAction(fit)
+        reset = QAction("&Reset layout", self)
+        reset.triggered.connect(self.reset_layout)
+        view.addAction(reset)
+        view.addSeparator()
+        for dock in self.docks.values():
+            view.addAction(dock.toggleViewAction())
+
+    def _connect_signals(self) -> None:
+        self.session.state_changed.connect(self._state_changed)
+        self.session.action_rejected.connect(self._rejected)
+        self.session.game_replaced.connect(self._game_replaced)
+        self.controller.status.connect(self.statusBar().showMessage)
+        self.log_view.clicked.connect(self._log_clicked)
+        self.log_view.doubleClicked.connect(self._log_double_clicked)
+        self.new_action.triggered.connect(self.new_game)
+        self.open_action.triggered.connect(self.open_file)
+
+    # -- layout persistence -----------------------------------------------------------------
+    def settings(self) -> QSettings:
+        """Where the layout is kept (organisation "desk18xx")."""
+        return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANISATION,
+                         APPLICATION)
+
+    def save_layout(self) -> None:
+        """Remember the geometry and the dock layout."""
+        s = self.settings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState(LAYOUT_VERSION))
+
+    def restore_layout(self) -> bool:
+        """Apply the remembered layout, if any."""
+        s = self.settings()
+        geometry = s.value("window/geometry")
+        state = s.value("window/state")
+        ok = False
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            ok = self.restoreState(state, LAYOUT_VERSION)
+        return ok
+
+    def reset_layout(self) -> None:
+        """Back to the default docks."""
+        for dock in self.docks.values():
+            dock.setVisible(True)
+        self.restoreState(self._default_state, LAYOUT_VERSION)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        self.save_layout()
+        super().closeEvent(event)
+
+    # -- commands ---------------------------------------------------------------------------
+    def new_game(self) -> None:
+        """Ask for a setup and start it."""
+        dialog = NewGameDialog(self)
+        if dialog.exec() != NewGameDialog.DialogCode.Accepted:
+            return
+        try:
+            self.session.new_game(dialog.setup())
+        except (KeyError, IllegalAction, ValueError) as exc:
+            QMessageBox.warning(self, "New game", f"Cannot start this game: {exc}")
+
+    def open_file(self) -> None:
+        """Open an 18xx.games export."""
+        path, _ = QFileDialog.getOpenFileName(self, "Open a game", "",
+                                              "Games (*.json *.d18xx);;All files (*)")
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str) -> bool:
+        """Load ``path`` into the session; report problems in a message box."""
+        try:
+            self.session.load(path)
+        except (OSError, ValueError, KeyError, IllegalAction) as exc:
+            QMessageBox.warning(self, "Open", f"Cannot open {path}: {exc}")
+            return False
+        return True
+
+    # -- updates ----------------------------------------------------------------------------
+    def _game_replaced(self) -> None:
+        setup = self.session.setup
+        if setup is None:
+            return
+        try:
+            self._colors = corp_colors(setup.title)
+        except Exception:  # noqa: BLE001 - colours are cosmetic
+            self._colors = {}
+        names = ", ".join(p[1] for p in setup.players)
+        self.setWindowTitle(f"desk18xx — {setup.title} — {names}")
+
+    def _state_changed(self, count: int) -> None:
+        start = time.perf_counter()
+        game = self.session.game
+        info = turn_info(game)
+        self._info = info
+        self.action_panel.show_turn(info)
+        self.controller.refresh(info)
+        self.players_model.set_rows(player_rows(game, info.entity))
+        self.corps_model.set_rows(corp_rows(game, self._colors, info.entity))
+        self.bank_model.set_rows(bank_rows(game))
+        self.privates_model.set_rows(company_rows(game))
+        self.market.set_cells(market_cells(game, self._colors))
+        self.tiles_model.set_rows(self._tile_rows())
+        names = {p.id: p.name for p in game.players}
+        self.log_model.set_entries(log_entries(self.session.actions(), self.session.rounds(),
+                                               names))
+        self.log_view.scrollToBottom()
+        self.auction_label.setText(self._auction_text(info))
+        self.statusBar().showMessage(f"{info.round_label}: {info.entity_name} — "
+                                     f"{info.step_label}" if info.entity else info.round_label)
+        self.refreshed.emit(time.perf_counter() - start)
+        if game.finished and count and self.isVisible():
+            self.show_game_end()
+
+    def _tile_rows(self) -> list[Row]:
+        board = self.session.game.board
+        if board is None:
+            return []
+        out = []
+        for name, entry in board.manifest.items():
+            left = board.copies_left(name)
+            out.append(Row((name, entry.tile.color.value,
+                            "∞" if entry.count is None else str(left))))
+        return out
+
+    def _auction_text(self, info: TurnInfo) -> str:
+        d = info.details
+        game = self.session.game
+        if "company" in d:
+            c = game.companies.get(str(d["company"]))
+            name = c.name if c else d["company"]
+            value = f" (value ${c.value}, revenue ${c.revenue})" if c else ""
+            dutch = " — price lowered" if d.get("dutch") else ""
+            return (f"<b>Up for auction: {name}</b>{value}<br>"
+                    f"Minimum bid ${d.get('min_bid')}{dutch}")
+        if "corporation" in d:
+            return (f"<b>Auction of minor {d['corporation']}</b><br>"
+                    f"Minimum bid ${d.get('min_bid')}")
+        return ""
+
+    def _rejected(self, reason: str) -> None:
+        self.action_panel.show_error(reason)
+        self.statusBar().showMessage(f"Not allowed: {reason}")
+
+    def _log_clicked(self, index: QModelIndex) -> None:
+        entry = self.log_model.entry(index.row())
+        if entry.count is None:
+            return
+        if entry.count >= len(self.session.actions()):
+            self.controller.show_history(None)
+        else:
+            self.controller.show_history(self.session.game_at(entry.count))
+
+    def _log_double_clicked(self, index: QModelIndex) -> None:
+        entry = self.log_model.entry(index.row())
+        if entry.count is None or entry.count >= len(self.session.actions()):
+            return
+        answer = QMessageBox.question(
+            self, "Go back", f"Take back every action after action {entry.count}?")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.undo.jump_to(entry.count)
+
+    def show_game_end(self) -> GameEndDialog:
+        """Show the final ranking and value chart."""
+        from desk18xx.ui.models.history import standings, values_by_round
+
+        game = self.session.game
+        labels, series = values_by_round(self.session)
+        dialog = GameEndDialog(game.end_reason or "", standings(game), labels, series, self)
+        dialog.setModal(False)
+        dialog.show()
+        return dialog

@@ -1,0 +1,1 @@
+"""Interaction on top of the map renderer: the view, highlights, previews, routes."""

@@ -1,0 +1,366 @@
+"""Map interaction for the acting company: track, tokens and routes.
+
+Binds a :class:`~desk18xx.ui.mapview.view.MapView` and the tile tray of the
+:class:`~desk18xx.ui.actionpanel.ActionPanel` to the session: it highlights
+where the company may build, previews a tile in its legal rotations only,
+shows clickable token slots, and builds routes from clicked stops.  Every
+gesture ends as an :class:`Action` passed to ``session.submit``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QPointF, Signal
+from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
+
+from desk18xx.engine.actions import LayTile, PlaceToken, RunRoutes
+from desk18xx.engine.game import Game
+from desk18xx.ui.actionpanel import ActionPanel
+from desk18xx.ui.mapview.overlays import city_slot_centres, hex_centre
+from desk18xx.ui.mapview.view import MapView
+from desk18xx.ui.models.board import board_view
+from desk18xx.ui.models.choices import TurnInfo
+from desk18xx.ui.models.routes import TrainRoute, estimate, find_chain, is_stop, trains_of
+from desk18xx.ui.models.tracks import TrackOptions
+from desk18xx.ui.session import GameSession
+
+
+class MapController(QObject):
+    """Turns map gestures into actions for the entity that must act.
+
+    Signals:
+        status(str): a short message for the status bar.
+    """
+
+    #: A short message for the status bar.
+    status = Signal(str)
+
+    def __init__(self, session: GameSession, view: MapView, panel: ActionPanel,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._session = session
+        self._view = view
+        self._panel = panel
+        self._info: TurnInfo | None = None
+        self._track: TrackOptions | None = None
+        self.selected_hex: str | None = None
+        self.selected_tile: str | None = None
+        self._rotations: tuple[int, ...] = ()
+        self._rot_index = 0
+        self._routes: list[TrainRoute] = []
+        self._current_train = 0
+        self._history: Game | None = None
+        self._route_box = self._make_route_box()
+        self._connect_signals()
+
+    def _connect_signals(self) -> None:
+        self._view.hex_clicked.connect(self.click_hex)
+        self._view.tile_dropped.connect(self.drop_tile)
+        self._view.slot_clicked.connect(self.click_slot)
+        self._view.rotate_requested.connect(self.rotate)
+        self._view.confirm_requested.connect(self.confirm)
+        self._view.cancel_requested.connect(self.cancel)
+        self._panel.tray.tile_chosen.connect(self.choose_tile)
+        self._panel.rotate_button.clicked.connect(lambda: self.rotate(1))
+        self._panel.confirm_button.clicked.connect(self.confirm)
+        self._panel.cancel_button.clicked.connect(self.cancel)
+
+    # -- state -----------------------------------------------------------------------------
+    @property
+    def rotation(self) -> int | None:
+        """Rotation previewed now."""
+        return self._rotations[self._rot_index] if self._rotations else None
+
+    @property
+    def legal_rotations(self) -> tuple[int, ...]:
+        """Rotations the previewed tile may take."""
+        return self._rotations
+
+    @property
+    def track(self) -> TrackOptions | None:
+        """Build options of the acting company (while it lays track)."""
+        return self._track
+
+    @property
+    def routes(self) -> list[TrainRoute]:
+        """Routes being built."""
+        return self._routes
+
+    def show_history(self, game: Game | None) -> None:
+        """Draw an earlier board (``None``: back to the live game)."""
+        self._history = game
+        if game is not None:
+            self._view.set_board(board_view(game))
+            self._view.set_highlights(())
+            self._view.set_token_slots(())
+            self._view.clear_preview()
+            self.status.emit("Showing an earlier position; click the last log line to return")
+        else:
+            self.refresh(self._info)
+
+    def refresh(self, info: TurnInfo | None) -> None:
+        """Redraw the board and the overlays for ``info``."""
+        self._info = info
+        if not self._session.has_game:
+            return
+        game = self._session.game
+        self._history = None
+        self._view.set_board(board_view(game))
+        self.cancel()
+        self._track = None
+        entity = info.entity if info else None
+        lay = info is not None and "lay_tile" in info.map_types and entity in game.corps
+        if lay and entity is not None:
+            self._track = TrackOptions(game, entity)
+            self._view.set_highlights(self._track.hexes())
+            self._panel.tray.set_tiles(self._track.tray(None))
+        else:
+            self._view.set_highlights(())
+        self._panel.tray_box.setVisible(lay)
+        self._panel.lay_buttons.setVisible(False)
+        self._show_token_slots(game, info)
+        if info is not None and "run_routes" in info.map_types and entity in game.corps:
+            if not self._routes or self._routes[0].train not in game.corps[entity].trains:
+                self._routes = trains_of(game, entity)
+                self._current_train = 0
+            self._panel.add_extra(self._route_box)
+            self._route_box.setVisible(True)
+            self._update_routes()
+        else:
+            self._routes = []
+            self._route_box.setVisible(False)
+            self._view.set_routes(())
+
+    # -- track -----------------------------------------------------------------------------
+    def click_hex(self, hex_id: str) -> None:
+        """A hex was clicked: choose it for a tile, or add it to the route."""
+        if self._history is not None:
+            return
+        if self._routes and self._info is not None and "run_routes" in self._info.map_types:
+            self.toggle_stop(hex_id)
+            return
+        if self._track is None:
+            return
+        legal = self._track.legal(hex_id)
+        if not legal:
+            self.status.emit(f"No tile can be laid on {hex_id} now")
+            return
+        self.selected_hex = hex_id
+        self._panel.tray.set_tiles(self._track.tray(hex_id))
+        usable = self._panel.tray.tile_names(usable_only=True)
+        if self.selected_tile not in legal and usable:
+            self.selected_tile = usable[0]
+        self._start_preview()
+
+    def drop_tile(self, hex_id: str, name: str) -> None:
+        """A tile was dragged from the tray onto ``hex_id``."""
+        if self._track is None or self._history is not None:
+            return
+        if name not in self._track.legal(hex_id):
+            self.status.emit(f"Tile {name} cannot be laid on {hex_id}")
+            return
+        self.selected_hex = hex_id
+        self.selected_tile = name
+        self._panel.tray.set_tiles(self._track.tray(hex_id))
+        self._start_preview()
+
+    def choose_tile(self, name: str) -> None:
+        """A usable tile was clicked in the tray."""
+        if self.selected_hex is None:
+            self.status.emit("Choose a hex first, or drag the tile onto one")
+            return
+        self.selected_tile = name
+        self._start_preview()
+
+    def _start_preview(self) -> None:
+        if self._track is None or self.selected_hex is None or self.selected_tile is None:
+            return
+        self._rotations = self._track.legal(self.selected_hex).get(self.selected_tile, ())
+        self._rot_index = 0
+        self._show_preview()
+
+    def _show_preview(self) -> None:
+        game = self._session.game
+        if (self.selected_hex is None or self.selected_tile is None or not self._rotations
+                or game.board is None):
+            return
+        tile = game.board.manifest[self.selected_tile].tile
+        hex_def = game.board.hexdefs[self.selected_hex]
+        self._view.show_preview(hex_def, tile, self._rotations[self._rot_index])
+        self._panel.lay_buttons.setVisible(True)
+        cost = sum(u.cost for u in game.board.placed[self.selected_hex].tile.upgrades)
+        self._panel.confirm_button.setText(
+            f"Lay {self.selected_tile} on {self.selected_hex}"
+            + (f" (${cost})" if cost else "") + " ⏎")
+        self.status.emit(f"Tile {self.selected_tile} on {self.selected_hex}, rotation "
+                         f"{self.rotation} ({self._rot_index + 1}/{len(self._rotations)})"
+                         + (f", terrain ${cost}" if cost else ""))
+
+    def rotate(self, step: int) -> None:
+        """Turn the previewed tile to the next legal rotation."""
+        if not self._rotations:
+            return
+        self._rot_index = (self._rot_index + step) % len(self._rotations)
+        self._show_preview()
+
+    def confirm(self) -> None:
+        """Lay the previewed tile."""
+        if (self._info is None or self._info.entity is None or self.selected_hex is None
+                or self.selected_tile is None or self.rotation is None or self._track is None):
+            return
+        copy = self._track.copy_id(self.selected_tile)
+        if copy is None:
+            self.status.emit(f"No tile {self.selected_tile} left")
+            return
+        action = LayTile(entity=self._info.entity, entity_type="corporation",
+                         hex=self.selected_hex, tile=copy, rotation=self.rotation)
+        self._session.submit(action)
+
+    def cancel(self) -> None:
+        """Drop the preview and the chosen hex."""
+        self._view.clear_preview()
+        self.selected_hex = None
+        self._rotations = ()
+        self._rot_index = 0
+        self._panel.lay_buttons.setVisible(False)
+
+    # -- tokens ----------------------------------------------------------------------------
+    def _show_token_slots(self, game: Game, info: TurnInfo | None) -> None:
+        if info is None or info.entity is None or "place_token" not in info.map_types:
+            self._view.set_token_slots(())
+            return
+        board = game.board
+        assert board is not None
+        entity = info.entity
+        hexes = info.details.get("hexes")
+        if isinstance(hexes, list):
+            cities = [(str(h), c) for h in hexes for c in range(len(board.tokens[str(h)]))]
+        else:
+            nodes, _edges = board.reach(entity)
+            cities = []
+            for h, node in sorted(nodes):
+                placed = board.placed[h]
+                if node in placed.city_nodes and not board.hex_has_token_of(h, entity):
+                    cities.append((h, placed.city_nodes.index(node)))
+        size = self._view.hex_size()
+        slots = []
+        for h, city in cities:
+            placed = board.placed[h]
+            centres = city_slot_centres(h, placed.tile, placed.rotation, size)
+            row = board.tokens[h][city]
+            for s, owner in enumerate(row):
+                if owner is None and city < len(centres):
+                    pts = centres[city]
+                    slots.append((h, city, s, pts[s] if s < len(pts) else hex_centre(h, size)))
+                    break
+        self._view.set_token_slots(slots)
+
+    def click_slot(self, hex_id: str, city: int, slot: int) -> None:
+        """Place a token in the clicked slot."""
+        if self._info is None or self._info.entity is None or self._history is not None:
+            return
+        board = self._session.game.board
+        assert board is not None
+        city_id = f"{board.placed[hex_id].tile_id}-{city}"
+        self._session.submit(PlaceToken(entity=self._info.entity, entity_type="corporation",
+                                        city=city_id, slot=slot))
+
+    # -- routes ----------------------------------------------------------------------------
+    def _make_route_box(self) -> QGroupBox:
+        box = QGroupBox("Routes")
+        layout = QVBoxLayout(box)
+        self.train_combo = QComboBox()
+        self.route_label = QLabel("")
+        self.route_label.setWordWrap(True)
+        self.clear_button = QPushButton("Clear this train's route")
+        self.run_button = QPushButton("Run trains")
+        layout.addWidget(self.train_combo)
+        layout.addWidget(self.route_label)
+        layout.addWidget(self.clear_button)
+        layout.addWidget(self.run_button)
+        self.train_combo.currentIndexChanged.connect(self._pick_train)
+        self.clear_button.clicked.connect(self._clear_route)
+        self.run_button.clicked.connect(self.run)
+        box.setVisible(False)
+        return box
+
+    def _pick_train(self, index: int) -> None:
+        if 0 <= index < len(self._routes):
+            self._current_train = index
+
+    def _clear_route(self) -> None:
+        if self._routes:
+            r = self._routes[self._current_train]
+            r.stops.clear()
+            r.chains.clear()
+            self._update_routes()
+
+    def toggle_stop(self, hex_id: str) -> None:
+        """Add ``hex_id`` to the current train's route, or take the last stop back."""
+        if not self._routes:
+            return
+        game = self._session.game
+        r = self._routes[self._current_train]
+        if r.stops and r.stops[-1] == hex_id:
+            r.stops.pop()
+            if r.chains:
+                r.chains.pop()
+            self._update_routes()
+            return
+        if not is_stop(game, hex_id):
+            self.status.emit(f"{hex_id} has no city or town")
+            return
+        if r.stops:
+            used = {(h, e) for t in self._routes for c in t.chains for h, e in _sides(c)}
+            chain = find_chain(game, r.stops[-1], hex_id, used)
+            if chain is None:
+                self.status.emit(f"No track from {r.stops[-1]} to {hex_id}")
+                return
+            r.chains.append(chain)
+        r.stops.append(hex_id)
+        self._update_routes()
+
+    def _update_routes(self) -> None:
+        game = self._session.game
+        self.train_combo.blockSignals(True)
+        self.train_combo.clear()
+        for r in self._routes:
+            self.train_combo.addItem(f"{r.name} train ({r.train})")
+        self.train_combo.setCurrentIndex(self._current_train)
+        self.train_combo.blockSignals(False)
+        lines = []
+        drawn = []
+        size = self._view.hex_size()
+        for r in self._routes:
+            rev = estimate(game, r) if len(r.stops) >= 2 else 0
+            lines.append(f"{r.name}: {' → '.join(r.stops) or '(click stops)'}"
+                         + (f"  ≈ ${rev}" if rev else ""))
+            pts: list[QPointF] = []
+            for c in r.chains:
+                for h in c:
+                    p = hex_centre(h, size)
+                    if not pts or pts[-1] != p:
+                        pts.append(p)
+            if not pts and r.stops:
+                pts = [hex_centre(r.stops[0], size)]
+            drawn.append((pts, f"{r.name} ${rev}" if rev else r.name))
+        self.route_label.setText("\n".join(lines))
+        self._view.set_routes(drawn)
+
+    def run(self) -> None:
+        """Submit the routes built."""
+        if self._info is None or self._info.entity is None:
+            return
+        routes = tuple(r.to_route() for r in self._routes if r.chains)
+        self._session.submit(RunRoutes(entity=self._info.entity, entity_type="corporation",
+                                       routes=routes))
+
+
+def _sides(chain: tuple[str, ...]) -> list[tuple[str, int]]:
+    from desk18xx.engine.map.hexgrid import edge_between, parse_hex
+
+    out = []
+    for a, b in zip(chain, chain[1:], strict=False):
+        e = edge_between(parse_hex(a), parse_hex(b))
+        if e is not None:
+            out.append((a, e))
+    return out

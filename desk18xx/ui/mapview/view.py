@@ -1,0 +1,386 @@
+"""The map view: zoom, pan, fit, keyboard, clicks, drops and the overlays.
+
+The renderer's :class:`~desk18xx.ui.map.scene.MapScene` draws the hexes; this
+view adds its own items on top (highlights, a tile preview, token slots,
+routes) and turns gestures into signals.  It never touches the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QWidget
+
+from desk18xx.engine.map import hexgrid
+from desk18xx.engine.tiledef import HexDef, TileDef
+from desk18xx.ui.map.boardview import BoardView
+from desk18xx.ui.map.geometry import SLOT_RADIUS, UNIT
+from desk18xx.ui.map.scene import MapScene
+from desk18xx.ui.mapview.overlays import (
+    ROUTE_COLORS,
+    HexOutlineItem,
+    RouteItem,
+    TilePreviewItem,
+    TokenSlotItem,
+)
+
+#: MIME type of a tile dragged from the tray (payload: the tile name, UTF-8).
+TILE_MIME = "application/x-desk18xx-tile"
+MIN_ZOOM = 0.1
+MAX_ZOOM = 6.0
+WHEEL_STEP = 1.15
+#: Pixels the mouse may move between press and release and still count as a click.
+CLICK_SLOP = 5
+
+
+class MapView(QGraphicsView):
+    """A zoomable, pannable map with interaction overlays.
+
+    Signals:
+        hex_clicked(str): a hex was clicked (not dragged).
+        slot_clicked(str, int, int): a highlighted token slot (hex, city, slot).
+        tile_dropped(str, str): a tile (name) was dropped on a hex.
+        rotate_requested(int): +1 / -1 to turn the previewed tile.
+        confirm_requested(): Enter while previewing.
+        cancel_requested(): Escape while previewing.
+        hex_hovered(str): the mouse entered a hex ("" when off the map).
+    """
+
+    #: A hex was clicked (press and release without dragging).
+    hex_clicked = Signal(str)
+    #: A token slot overlay was clicked: hex, city index, slot index.
+    slot_clicked = Signal(str, int, int)
+    #: A tile was dropped on a hex: hex id, tile name.
+    tile_dropped = Signal(str, str)
+    #: The user asks to turn the previewed tile: +1 clockwise, -1 back.
+    rotate_requested = Signal(int)
+    #: Enter was pressed while a tile preview is shown.
+    confirm_requested = Signal()
+    #: Escape was pressed while a tile preview is shown.
+    cancel_requested = Signal()
+    #: The hex under the mouse changed.
+    hex_hovered = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._scene: MapScene | None = None
+        self._ids: set[str] = set()
+        self._highlights: list[HexOutlineItem] = []
+        self._hover: HexOutlineItem | None = None
+        self._hover_hex = ""
+        self._preview: TilePreviewItem | None = None
+        self._slots: list[TokenSlotItem] = []
+        self._routes: list[RouteItem] = []
+        self._press: QPoint | None = None
+        self._last: QPoint | None = None
+        self._dragging = False
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setAcceptDrops(True)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._fitted = False
+
+    # -- board ---------------------------------------------------------------------------
+    @property
+    def map_scene(self) -> MapScene | None:
+        """The scene drawn, once a board is set."""
+        return self._scene
+
+    def set_board(self, board: BoardView) -> None:
+        """Draw ``board``: refresh changed hexes, or build the scene the first time."""
+        if self._scene is not None and set(self._scene.hex_ids()) == {
+                s.hex.id for s in board.hex_states()}:
+            self._scene.refresh(board)
+            return
+        old = self._scene
+        self._clear_overlays()
+        self._scene = MapScene(board, parent=self)
+        self._ids = set(self._scene.hex_ids())
+        self.setScene(self._scene)
+        if old is not None:
+            old.deleteLater()
+        self.fit()
+
+    def hex_size(self) -> float:
+        """Scene units from a hex centre to a corner."""
+        return self._scene.hex_size if self._scene is not None else 50.0
+
+    def hex_at(self, pos: QPoint) -> str:
+        """The hex under viewport position ``pos`` ("" if none)."""
+        if self._scene is None:
+            return ""
+        p = self.mapToScene(pos)
+        size = self.hex_size()
+        # nearest hex centre among those of the scene
+        col = round(p.x() / (1.5 * size))
+        best = ""
+        best_d = size * size
+        for dc in (-1, 0, 1):
+            c = col + dc
+            row_guess = round(p.y() / (hexgrid.SQRT3 / 2 * size))
+            for r in range(row_guess - 2, row_guess + 3):
+                hid = hexgrid.hex_name(hexgrid.Coord(c, r))
+                cx, cy = hexgrid.center(hexgrid.Coord(c, r), size)
+                d = (cx - p.x()) ** 2 + (cy - p.y()) ** 2
+                if d < best_d and hid in self._ids:
+                    best, best_d = hid, d
+        return best
+
+    # -- zoom and pan --------------------------------------------------------------------
+    def zoom(self) -> float:
+        """Current scale factor."""
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float) -> None:
+        """Scale by ``factor`` around the mouse (clamped)."""
+        target = max(MIN_ZOOM, min(MAX_ZOOM, self.zoom() * factor))
+        f = target / self.zoom()
+        if abs(f - 1.0) > 1e-6:
+            self.scale(f, f)
+
+    def fit(self) -> None:
+        """Show the whole board."""
+        if self._scene is not None:
+            self.fitInView(self._scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+            self._fitted = True
+
+    def centre_on_hex(self, hex_id: str) -> None:
+        """Scroll so that ``hex_id`` is in the middle."""
+        x, y = hexgrid.center(hexgrid.parse_hex(hex_id), self.hex_size())
+        self.centerOn(QPointF(x, y))
+
+    def pan_by(self, dx: int, dy: int) -> None:
+        """Scroll by pixels."""
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setValue(h.value() + dx)
+        v.setValue(v.value() + dy)
+
+    # -- overlays ------------------------------------------------------------------------
+    def _clear_overlays(self) -> None:
+        for items in (self._highlights, self._slots, self._routes):
+            for item in items:
+                self._remove(item)
+            items.clear()
+        self._remove(self._hover)
+        self._hover = None
+        self._hover_hex = ""
+        self.clear_preview()
+
+    def _remove(self, item: QGraphicsItem | None) -> None:
+        if item is not None and item.scene() is not None:
+            item.scene().removeItem(item)
+
+    def set_highlights(self, hex_ids: Iterable[str], color: str = "#ff00ff") -> None:
+        """Outline ``hex_ids`` (where the operating company may build)."""
+        for item in self._highlights:
+            self._remove(item)
+        self._highlights = []
+        if self._scene is None:
+            return
+        for hid in hex_ids:
+            item = HexOutlineItem(hid, self.hex_size(), color, 3.0, 30)
+            self._scene.addItem(item)
+            self._highlights.append(item)
+
+    def highlighted(self) -> list[str]:
+        """Hexes outlined now."""
+        return [i.hex_id for i in self._highlights]
+
+    def show_preview(self, hex_def: HexDef, tile: TileDef, rotation: int) -> None:
+        """Draw ``tile`` on ``hex_def`` at ``rotation`` until cleared."""
+        self.clear_preview()
+        if self._scene is None:
+            return
+        self._preview = TilePreviewItem(hex_def, tile, rotation, self.hex_size())
+        self._scene.addItem(self._preview)
+
+    def clear_preview(self) -> None:
+        """Remove the tile preview."""
+        self._remove(self._preview)
+        self._preview = None
+
+    @property
+    def previewing(self) -> bool:
+        """True while a tile preview is shown."""
+        return self._preview is not None
+
+    def set_token_slots(self, slots: Sequence[tuple[str, int, int, QPointF]]) -> None:
+        """Make these (hex, city, slot, scene centre) clickable."""
+        for item in self._slots:
+            self._remove(item)
+        self._slots = []
+        if self._scene is None:
+            return
+        r = SLOT_RADIUS * self.hex_size() / UNIT
+        for hid, city, slot, centre in slots:
+            item = TokenSlotItem(hid, city, slot, centre, r)
+            self._scene.addItem(item)
+            self._slots.append(item)
+
+    def token_slots(self) -> list[TokenSlotItem]:
+        """The clickable slots shown."""
+        return list(self._slots)
+
+    def set_routes(self, routes: Sequence[tuple[Sequence[QPointF], str]]) -> None:
+        """Draw routes: (stop centres, label) per train."""
+        for item in self._routes:
+            self._remove(item)
+        self._routes = []
+        if self._scene is None:
+            return
+        for i, (points, label) in enumerate(routes):
+            item = RouteItem(points, ROUTE_COLORS[i % len(ROUTE_COLORS)], label)
+            self._scene.addItem(item)
+            self._routes.append(item)
+
+    # -- events --------------------------------------------------------------------------
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        if self._fitted and self._scene is not None:
+            self.fit()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
+        delta = event.angleDelta().y()
+        if delta == 0:
+            return
+        if self._preview is not None and not (event.modifiers()
+                                              & Qt.KeyboardModifier.ControlModifier):
+            self.rotate_requested.emit(1 if delta < 0 else -1)
+            event.accept()
+            return
+        self._fitted = False
+        self.zoom_by(WHEEL_STEP if delta > 0 else 1 / WHEEL_STEP)
+        event.accept()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        item = self.itemAt(event.position().toPoint())
+        if isinstance(item, TokenSlotItem) and event.button() == Qt.MouseButton.LeftButton:
+            self.slot_clicked.emit(item.hex_id, item.city, item.slot)
+            event.accept()
+            return
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press = event.position().toPoint()
+            self._last = self._press
+            self._dragging = False
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        pos = event.position().toPoint()
+        if self._press is not None and self._last is not None:
+            if (pos - self._press).manhattanLength() > CLICK_SLOP:
+                self._dragging = True
+                self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            if self._dragging:
+                d = pos - self._last
+                self._fitted = False
+                self.pan_by(-d.x(), -d.y())
+            self._last = pos
+            event.accept()
+            return
+        self._update_hover(self.hex_at(pos))
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        if self._press is not None and event.button() == Qt.MouseButton.LeftButton:
+            was_drag = self._dragging
+            self._press = self._last = None
+            self._dragging = False
+            self.viewport().unsetCursor()
+            if not was_drag:
+                hid = self.hex_at(event.position().toPoint())
+                if hid:
+                    self.hex_clicked.emit(hid)
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def _update_hover(self, hid: str) -> None:
+        if hid == self._hover_hex:
+            return
+        self._hover_hex = hid
+        self._remove(self._hover)
+        self._hover = None
+        if hid and self._scene is not None:
+            self._hover = HexOutlineItem(hid, self.hex_size(), "#2060ff", 2.0, 0)
+            self._scene.addItem(self._hover)
+        self.hex_hovered.emit(hid)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        key = event.key()
+        step = 60
+        if self._preview is not None:
+            if key in (Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_R):
+                self.rotate_requested.emit(1)
+                return
+            if key in (Qt.Key.Key_Left, Qt.Key.Key_Down):
+                self.rotate_requested.emit(-1)
+                return
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.confirm_requested.emit()
+                return
+            if key == Qt.Key.Key_Escape:
+                self.cancel_requested.emit()
+                return
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self._fitted = False
+            self.zoom_by(WHEEL_STEP)
+        elif key == Qt.Key.Key_Minus:
+            self._fitted = False
+            self.zoom_by(1 / WHEEL_STEP)
+        elif key in (Qt.Key.Key_0, Qt.Key.Key_F, Qt.Key.Key_Home):
+            self.fit()
+        elif key == Qt.Key.Key_Left:
+            self.pan_by(-step, 0)
+        elif key == Qt.Key.Key_Right:
+            self.pan_by(step, 0)
+        elif key == Qt.Key.Key_Up:
+            self.pan_by(0, -step)
+        elif key == Qt.Key.Key_Down:
+            self.pan_by(0, step)
+        else:
+            super().keyPressEvent(event)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasFormat(TILE_MIME):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasFormat(TILE_MIME):
+            self._update_hover(self.hex_at(event.position().toPoint()))
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        data = event.mimeData()
+        if not data.hasFormat(TILE_MIME):
+            event.ignore()
+            return
+        name = bytes(data.data(TILE_MIME).data()).decode()
+        hid = self.hex_at(event.position().toPoint())
+        if hid:
+            self.tile_dropped.emit(hid, name)
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+
+__all__ = ["ROUTE_COLORS", "TILE_MIME", "MapView"]

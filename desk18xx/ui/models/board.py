@@ -1,0 +1,76 @@
+"""The live board of a game as a :class:`~desk18xx.ui.map.boardview.BoardView`.
+
+The map renderer draws frozen :class:`StaticHex` records; this module reads
+the engine's board (tiles laid, rotations, token slots) and builds them.
+Engine access for the map stays here, so a change of the engine's board
+class is adapted in one place.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from desk18xx.engine.data import TitleData, load_title
+from desk18xx.engine.game import Game
+from desk18xx.ui.map.boardview import Mark, MarkKind, StaticBoard, StaticHex
+from desk18xx.ui.map.starting import corporation_marks, starting_hex
+
+#: Token-slot value the engine uses for a neutral placeholder (1867 CN).
+_NEUTRAL = "~neutral"
+_DATA_TITLES = {"1822CA ERS": "1822CA-ERS", "1822CA WRS": "1822CA-WRS"}
+
+
+def title_data(title: str) -> TitleData:
+    """Printed data of ``title`` (an id or an 18xx.games title string)."""
+    return load_title(_DATA_TITLES.get(title, title.replace(" ", "-")))
+
+
+@lru_cache(maxsize=8)
+def _marks(title: str) -> dict[str, Mark]:
+    return corporation_marks(title_data(title))
+
+
+def corp_colors(title: str) -> dict[str, tuple[str, str]]:
+    """Corporation id -> (fill, text colour) as on its charter."""
+    return {k: (m.fill, m.text) for k, m in _marks(title).items()}
+
+
+def board_view(game: Game) -> StaticBoard:
+    """What the map should draw for ``game`` now."""
+    board = game.board
+    assert board is not None
+    marks = _marks(game.setup.title)
+    placed_corps = {t for cities in board.tokens.values() for slots in cities
+                    for t in slots if t}
+    out: dict[str, StaticHex] = {}
+    for hex_id, hex_def in board.hexdefs.items():
+        base = starting_hex(hex_def, marks)
+        placed = board.placed[hex_id]
+        tokens: list[tuple[Mark | None, ...]] = []
+        for slots in board.tokens.get(hex_id, []):
+            row: list[Mark | None] = []
+            for owner in slots:
+                if owner is None:
+                    row.append(None)
+                elif owner == _NEUTRAL:
+                    cn = marks.get("CN", Mark("CN"))
+                    row.append(Mark("CN", cn.fill, cn.text, MarkKind.NEUTRAL))
+                else:
+                    row.append(marks.get(owner, Mark(owner)))
+            tokens.append(tuple(row))
+        reservations = tuple(
+            tuple(None if (r in placed_corps) else r for r in row)
+            for row in base.reservations
+        )
+        if len(reservations) != len(tokens):
+            reservations = ()
+        out[hex_id] = StaticHex(
+            hex=hex_def,
+            tile=placed.tile,
+            rotation=placed.rotation,
+            tokens=tuple(tokens),
+            reservations=reservations,
+            hex_reservations=tuple(r for r in base.hex_reservations if r not in placed_corps),
+            marks=base.marks if placed.printed else (),
+        )
+    return StaticBoard(out)

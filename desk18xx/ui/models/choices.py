@@ -1,0 +1,355 @@
+"""What the entity that must act may do, as concrete choices for the action panel.
+
+The engine says who acts and which action types are open
+(:meth:`Game.legal_actions`); this module turns each type into buttons and
+small forms with the values the state allows (bid ranges in $5 steps, par
+prices, shares on offer, trains and prices).  The engine still validates
+every submitted action and its refusal reason is shown to the player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from desk18xx.engine.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Convert,
+    Dividend,
+    Merge,
+    Par,
+    Pass,
+    PayoffLoan,
+    SellShares,
+    TakeLoan,
+)
+from desk18xx.engine.game import Game
+from desk18xx.engine.market import CellType
+from desk18xx.engine.state import DEPOT, POOL, CorpKind
+
+#: 1867: smallest opening bid for a minor in a stock round (card: "SR Minors").
+MIN_MINOR_BID = 100
+BID_STEP = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button, optionally with a number or an option list.
+
+    ``make`` builds the action from the chosen value (the spin box value or
+    the option key); ``None`` when the choice needs no value.
+    """
+
+    label: str
+    make: Callable[[int | str | None], Action]
+    group: str = ""
+    """Heading the panel shows the choice under."""
+    spin: tuple[int, int, int, int] | None = None
+    """(minimum, maximum, step, default) of a number to choose."""
+    options: tuple[tuple[str, str], ...] = ()
+    """(key, label) pairs to choose from."""
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnInfo:
+    """Who acts, in which round and step, and what they may do."""
+
+    entity: str | None
+    entity_name: str
+    round_label: str
+    step_label: str
+    types: tuple[str, ...]
+    choices: tuple[Choice, ...] = ()
+    details: dict[str, object] = field(default_factory=dict)
+    map_types: tuple[str, ...] = ()
+    """Types done on the map (``lay_tile``, ``place_token``, ``run_routes``)."""
+
+
+_STEP_NAMES = {
+    "PrivateAuction": "Private auction",
+    "BuySellParShares": "Buy, sell or start",
+    "HomeToken": "Place the home token",
+    "Track": "Lay track",
+    "TokenStep": "Place a token",
+    "RouteStep": "Run trains",
+    "DividendStep": "Pay dividends",
+    "BuyTrainStep": "Buy trains",
+    "DiscardTrains": "Discard a train",
+    "MajorTrainless": "Trainless major",
+    "BuyCompanyStep": "Buy a private",
+    "BuyCompanyBlocking": "Buy a private",
+    "RedeemShares": "Redeem shares",
+    "LoanOperations": "Loans",
+    "MergeStep": "Convert or merge",
+    "ReduceTokens": "Remove tokens",
+    "PostMergerShares": "Merger shares",
+}
+MAP_TYPES = ("lay_tile", "place_token", "run_routes")
+
+
+def round_label(game: Game) -> str:
+    """``"Stock round 3"``, ``"Operating round 2.1"``…"""
+    r = game.round
+    if game.finished:
+        return "Game over"
+    if r is None:
+        return ""
+    kind = r.kind.value
+    if kind == "operating":
+        return f"Operating round {game.turn}.{r.round_num}"
+    if kind == "merger":
+        return f"Merger round {game.turn}.{r.round_num}"
+    if kind == "auction":
+        return "Private auction"
+    return f"Stock round {game.turn}"
+
+
+def entity_name(game: Game, entity: str | None) -> str:
+    """Display name of a player or company id."""
+    if entity is None:
+        return ""
+    if game.is_player(entity):
+        return game.name_of(entity)
+    corp = game.corps.get(entity)
+    if corp is not None:
+        owner = game.owner(entity)
+        return f"{entity} ({game.name_of(owner)})" if owner else entity
+    return entity
+
+
+def turn_info(game: Game) -> TurnInfo:
+    """The acting entity and its choices now."""
+    legal = game.legal_actions()
+    entity = legal.entity
+    step = legal.step or ""
+    info = TurnInfo(entity, entity_name(game, entity), round_label(game),
+                    _STEP_NAMES.get(step, step), legal.types, (), dict(legal.details),
+                    tuple(t for t in legal.types if t in MAP_TYPES))
+    if entity is None:
+        return info
+    choices: list[Choice] = []
+    for kind in legal.types:
+        maker = _MAKERS.get(kind)
+        if maker is not None:
+            choices.extend(maker(game, entity, legal.details))
+    return TurnInfo(info.entity, info.entity_name, info.round_label, info.step_label,
+                    info.types, tuple(choices), info.details, info.map_types)
+
+
+def _etype(game: Game, entity: str) -> str:
+    return "player" if game.is_player(entity) else "corporation"
+
+
+Value = int | str | None
+
+
+def _fixed(action: Action) -> Callable[[Value], Action]:
+    def make(_value: Value) -> Action:
+        return action
+    return make
+
+
+def _minor_bid(entity: str, corp: str) -> Callable[[Value], Action]:
+    def make(value: Value) -> Action:
+        return Bid(entity=entity, price=int(value or MIN_MINOR_BID), corporation=corp)
+    return make
+
+
+def _sell(entity: str, ids: tuple[str, ...]) -> Callable[[Value], Action]:
+    def make(value: Value) -> Action:
+        n = int(value or 1)
+        return SellShares(entity=entity, shares=ids[:n], percent=10 * n)
+    return make
+
+
+def _par_at(entity: str, corp: str, default: str) -> Callable[[Value], Action]:
+    def make(value: Value) -> Action:
+        return Par(entity=entity, corporation=corp, share_price=str(value or default))
+    return make
+
+
+def _train_at(entity: str, etype: str, train: str) -> Callable[[Value], Action]:
+    def make(value: Value) -> Action:
+        return BuyTrain(entity=entity, entity_type=etype, train=train, price=int(value or 1))
+    return make
+
+
+# -- makers per action type ------------------------------------------------------------
+def _pass(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    label = "Pass"
+    step = game.legal_actions().step or ""
+    if step == "Track":
+        label = "Done laying track"
+    elif step == "TokenStep":
+        label = "Skip the token"
+    elif step == "BuyTrainStep":
+        label = "Done buying trains"
+    elif "company" in details or "corporation" in details:
+        label = "Pass (no bid)"
+    et = _etype(game, entity)
+    return [Choice(label, lambda _v: Pass(entity=entity, entity_type=et), "Pass")]
+
+
+def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    cash = game.cash.get(entity, 0)
+    company = details.get("company")
+    if isinstance(company, str):
+        lo = int(str(details.get("min_bid", 0)))
+        hi = int(str(details.get("max_bid", cash)))
+        hi = lo + (max(hi, lo) - lo) // BID_STEP * BID_STEP
+        name = game.companies[company].name if company in game.companies else company
+        return [Choice(f"Bid on {name}", lambda v: Bid(entity=entity, price=int(v or lo),
+                                                        company=company),
+                       "Auction", spin=(lo, hi, BID_STEP, lo),
+                       hint=f"value ${game.companies[company].value}"
+                       if company in game.companies else "")]
+    corp = details.get("corporation")
+    if isinstance(corp, str):
+        lo = int(str(details.get("min_bid", 0)))
+        hi = lo + (max(cash, lo) - lo) // BID_STEP * BID_STEP
+        return [Choice(f"Bid on {corp}", lambda v: Bid(entity=entity, price=int(v or lo),
+                                                        corporation=corp),
+                       "Auction", spin=(lo, hi, BID_STEP, lo))]
+    minors = [c for c, k in game.corps.items()
+              if k.kind is CorpKind.MINOR and not k.ipoed and not k.closed
+              and c in getattr(game, "available", ())]
+    hi = MIN_MINOR_BID + (max(cash, MIN_MINOR_BID) - MIN_MINOR_BID) // BID_STEP * BID_STEP
+    out = []
+    for cid in minors:
+        out.append(Choice(f"Auction {cid}", _minor_bid(entity, cid),
+            "Start a minor", spin=(MIN_MINOR_BID, hi, BID_STEP, MIN_MINOR_BID),
+            hint=game.corps[cid].name))
+    return out
+
+
+def _buy_shares(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    out: list[Choice] = []
+    for cid, corp in game.corps.items():
+        if corp.kind is not CorpKind.MAJOR or not corp.ipoed or corp.closed:
+            continue
+        price = game.market.price(cid) if cid in game.market.where else 0
+        for source, where in ((cid, "treasury"), (POOL, "market")):
+            shares = sorted((s for s in game.shares.values()
+                             if s.corp == cid and s.owner == source and not s.president),
+                            key=lambda s: s.id)
+            if not shares or game.cash.get(entity, 0) < price:
+                continue
+            sid = shares[0].id
+            out.append(Choice(f"Buy {cid} from the {where} (${price})",
+                              _fixed(BuyShares(entity=entity, shares=(sid,), percent=10)),
+                              "Buy a share", hint=f"{len(shares)} left"))
+    return out
+
+
+def _sell_shares(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    out: list[Choice] = []
+    for cid, corp in game.corps.items():
+        if corp.kind is not CorpKind.MAJOR or not corp.operated:
+            continue
+        own = sorted((s for s in game.shares.values()
+                      if s.corp == cid and s.owner == entity and not s.president),
+                     key=lambda s: s.id)
+        if not own:
+            continue
+        price = game.market.price(cid) if cid in game.market.where else 0
+        ids = tuple(s.id for s in own)
+        out.append(Choice(f"Sell {cid} (${price} each)",
+                          _sell(entity, ids),
+                          "Sell shares", spin=(1, len(ids), 1, 1)))
+    return out
+
+
+def _par(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    cells = [c for c in game.market.cells.values()
+             if c.types & {CellType.PAR, CellType.PAR_2}]
+    cells.sort(key=lambda c: -c.price)
+    cash = game.cash.get(entity, 0)
+    prices = tuple((c.id, f"${c.price} (costs ${2 * c.price})") for c in cells
+                   if 2 * c.price <= cash)
+    out = []
+    for cid, corp in game.corps.items():
+        if corp.kind is not CorpKind.MAJOR or corp.ipoed or corp.closed:
+            continue
+        if cid not in getattr(game, "available", ()):
+            continue
+        if not prices:
+            continue
+        out.append(Choice(f"Start {cid}", _par_at(entity, cid, prices[0][0]),
+            "Start a major", options=prices, hint=corp.name))
+    return out
+
+
+def _dividend(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    et = _etype(game, entity)
+    return [Choice(label, _fixed(Dividend(entity=entity, entity_type=et, kind=kind)),
+                   "Dividend")
+            for kind, label in (("payout", "Pay out"), ("half", "Half pay"),
+                                ("withhold", "Withhold"))]
+
+
+def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    et = _etype(game, entity)
+    out: list[Choice] = []
+    for t in game.depot_trains():
+        source = "the bank pool" if t.owner == POOL else "the bank"
+        out.append(Choice(f"Buy a {t.name} from {source} (${t.price})",
+                          _fixed(BuyTrain(entity=entity, entity_type=et, train=t.id,
+                                          price=t.price)),
+                          "Buy a train"))
+    owner = game.owner(entity)
+    for cid, corp in game.corps.items():
+        if cid == entity or corp.closed or corp.kind is CorpKind.NATIONAL:
+            continue
+        if owner is None or game.owner(cid) != owner:
+            continue
+        for tid in corp.trains:
+            t = game.trains[tid]
+            if t.owner == DEPOT:
+                continue
+            hi = max(1, game.cash.get(entity, 0))
+            out.append(Choice(f"Buy {cid}'s {t.name}",
+                              _train_at(entity, et, tid),
+                              "Buy from a company", spin=(1, hi, 1, min(hi, t.price))))
+    return out
+
+
+def _simple(cls: type[Action], label: str, group: str) -> Callable[
+        [Game, str, dict[str, object]], list[Choice]]:
+    def maker(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+        et = _etype(game, entity)
+        return [Choice(label, _fixed(cls(entity=entity, entity_type=et)), group)]
+    return maker
+
+
+def _merge(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    et = _etype(game, entity)
+    owner = game.owner(entity)
+    out = []
+    for cid, corp in game.corps.items():
+        if cid == entity or not corp.floated or corp.closed:
+            continue
+        if owner is not None and game.owner(cid) != owner:
+            continue
+        out.append(Choice(f"Merge with {cid}",
+                          _fixed(Merge(entity=entity, entity_type=et, corporation=cid)),
+                          "Merge"))
+    return out
+
+
+_MAKERS: dict[str, Callable[[Game, str, dict[str, object]], list[Choice]]] = {
+    "pass": _pass,
+    "bid": _bid,
+    "buy_shares": _buy_shares,
+    "sell_shares": _sell_shares,
+    "par": _par,
+    "dividend": _dividend,
+    "buy_train": _buy_train,
+    "take_loan": _simple(TakeLoan, "Take a loan", "Loans"),
+    "payoff_loan": _simple(PayoffLoan, "Repay a loan", "Loans"),
+    "convert": _simple(Convert, "Convert to a major", "Merger"),
+    "merge": _merge,
+}

@@ -1,0 +1,126 @@
+"""The game log: round headers and one readable line per action."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
+
+from desk18xx.engine.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Dividend,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    RunRoutes,
+    SellShares,
+)
+from desk18xx.ui.session import RoundKey
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line: a header (``count`` is None) or an action (``count`` after it)."""
+
+    text: str
+    count: int | None = None
+    """Number of live actions once this one is applied."""
+
+
+def header(key: RoundKey) -> str:
+    """``"— Stock round 2 —"`` …"""
+    if key.kind == "operating":
+        name = f"Operating round {key.turn}.{key.number}"
+    elif key.kind == "merger":
+        name = f"Merger round {key.turn}.{key.number}"
+    elif key.kind == "auction":
+        name = "Private auction"
+    else:
+        name = f"Stock round {key.turn}"
+    return f"— {name} —"
+
+
+def describe(action: Action, name: str) -> str:
+    """A readable sentence for ``action`` taken by ``name``."""
+    match action:
+        case Bid():
+            what = action.company or action.corporation or action.minor or ""
+            return f"{name} bids ${action.price} on {what}"
+        case Par():
+            price = action.share_price.split(",")[0]
+            return f"{name} starts {action.corporation} at ${price}"
+        case BuyShares():
+            return f"{name} buys {', '.join(action.shares)}"
+        case SellShares():
+            return f"{name} sells {', '.join(action.shares)}"
+        case LayTile():
+            return f"{name} lays tile {action.tile} on {action.hex} (rotation {action.rotation})"
+        case PlaceToken():
+            return f"{name} places a token in {action.city}"
+        case RunRoutes():
+            trains = ", ".join(f"{r.train}" for r in action.routes)
+            return f"{name} runs {trains or 'no trains'}"
+        case Dividend():
+            return f"{name} chooses {action.kind}"
+        case BuyTrain():
+            return f"{name} buys train {action.train} for ${action.price}"
+        case Pass():
+            return f"{name} passes"
+    return f"{name}: {action.type.replace('_', ' ')}"
+
+
+def log_entries(actions: Sequence[Action], rounds: Sequence[RoundKey],
+                names: dict[str, str]) -> list[LogEntry]:
+    """Headers and lines for the live actions."""
+    out: list[LogEntry] = []
+    last: RoundKey | None = None
+    for i, action in enumerate(actions):
+        key = rounds[i] if i < len(rounds) else last
+        if key is not None and key != last:
+            out.append(LogEntry(header(key)))
+            last = key
+        out.append(LogEntry(describe(action, names.get(action.entity, action.entity)), i + 1))
+    return out
+
+
+class LogModel(QAbstractListModel):
+    """The log as a list model; headers are bold."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._entries: list[LogEntry] = []
+
+    def set_entries(self, entries: Sequence[LogEntry]) -> None:
+        """Replace the log."""
+        self.beginResetModel()
+        self._entries = list(entries)
+        self.endResetModel()
+
+    def entry(self, row: int) -> LogEntry:
+        """The entry at ``row``."""
+        return self._entries[row]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self._entries)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or index.row() >= len(self._entries):
+            return None
+        e = self._entries[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return e.text
+        if role == Qt.ItemDataRole.FontRole and e.count is None:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and e.count is not None:
+            return f"Click to see the board after action {e.count}"
+        return None

@@ -1,0 +1,109 @@
+"""Route building for the map: find the track between two clicked stops.
+
+A route in an action is a list of hex chains between consecutive stops
+(18xx.games ``connections``).  The player clicks stops; this module finds a
+chain of hexes joining each pair over the engine's track and estimates the
+revenue from the stops' printed values.  The engine validates the run and
+computes the real revenue when it is submitted.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from desk18xx.engine.actions import Route
+from desk18xx.engine.game import Game
+from desk18xx.engine.tiledef import Color, NodeKind
+
+
+@dataclass
+class TrainRoute:
+    """The stops clicked for one train and the chains found between them."""
+
+    train: str
+    name: str
+    distance: int
+    stops: list[str]
+    chains: list[tuple[str, ...]]
+
+    def to_route(self) -> Route:
+        """The action's route value."""
+        return Route(train=self.train, connections=tuple(self.chains))
+
+
+def _stop_edges(game: Game, hex_id: str) -> set[int]:
+    """Edges joined to a stop (city, town, off-board) on ``hex_id``."""
+    board = game.board
+    assert board is not None
+    placed = board.placed[hex_id]
+    sh = placed.shape
+    out: set[int] = set()
+    for i, n in enumerate(placed.tile.nodes):
+        if n.kind is not NodeKind.JUNCTION:
+            out |= set(sh.node_edges[i])
+    return out
+
+
+def is_stop(game: Game, hex_id: str) -> bool:
+    """True when ``hex_id`` holds a city, town or off-board."""
+    board = game.board
+    assert board is not None
+    placed = board.placed.get(hex_id)
+    return placed is not None and any(n.kind is not NodeKind.JUNCTION
+                                      for n in placed.tile.nodes)
+
+
+def find_chain(game: Game, a: str, b: str,
+               used: set[tuple[str, int]] | None = None) -> tuple[str, ...] | None:
+    """Hexes from stop ``a`` to stop ``b`` along track, or None (breadth first)."""
+    board = game.board
+    assert board is not None
+    used = used or set()
+    start_edges = _stop_edges(game, a)
+    target_edges = _stop_edges(game, b)
+    queue: deque[tuple[str, int, tuple[str, ...]]] = deque()
+    for e in sorted(start_edges):
+        if (a, e) in used:
+            continue
+        nxt = board.neighbour_enterable(a, e)
+        if nxt is not None:
+            queue.append((nxt[0], nxt[1], (a, nxt[0])))
+    seen: set[tuple[str, int]] = set()
+    while queue:
+        hex_id, entry, path = queue.popleft()
+        if (hex_id, entry) in seen or len(path) > 40:
+            continue
+        seen.add((hex_id, entry))
+        if hex_id == b and entry in target_edges:
+            return path
+        sh = board.placed[hex_id].shape
+        for out in sorted(sh.edge_edges.get(entry, ())):
+            nxt = board.neighbour_enterable(hex_id, out)
+            if nxt is not None and nxt[0] not in path:
+                queue.append((nxt[0], nxt[1], (*path, nxt[0])))
+    return None
+
+
+def stop_revenue(game: Game, hex_id: str) -> int:
+    """Printed value of the best stop on ``hex_id`` in the current phase."""
+    board = game.board
+    assert board is not None
+    colors = [Color(c) for c in game.phase.tiles]
+    values = [n.revenue.value(colors) for n in board.placed[hex_id].tile.nodes
+              if n.kind is not NodeKind.JUNCTION]
+    return max(values, default=0)
+
+
+def estimate(game: Game, route: TrainRoute) -> int:
+    """Sum of the stops' values (the engine's count may differ: towns, bonuses)."""
+    return sum(stop_revenue(game, h) for h in route.stops[: max(route.distance, 0) or None])
+
+
+def trains_of(game: Game, corp: str) -> list[TrainRoute]:
+    """An empty route per train of ``corp``."""
+    out = []
+    for tid in game.corps[corp].trains:
+        t = game.trains[tid]
+        out.append(TrainRoute(tid, t.name, t.distance, [], []))
+    return out

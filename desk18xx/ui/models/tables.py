@@ -1,0 +1,168 @@
+"""Table models over plain rows, and the rows read from a game.
+
+The row functions are the docks' only view of engine state; the models reset
+when the session's state changes (STYLE.md §6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from desk18xx.engine.game import Game
+from desk18xx.engine.state import BANK, DEPOT, POOL, CorpKind
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One table row: cell texts, an optional background and tooltip."""
+
+    cells: tuple[str, ...]
+    background: str | None = None
+    foreground: str | None = None
+    tooltip: str = ""
+
+
+class RowsModel(QAbstractTableModel):
+    """A read-only table of :class:`Row` values with fixed headers."""
+
+    def __init__(self, headers: Sequence[str], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._headers = list(headers)
+        self._rows: list[Row] = []
+
+    def set_rows(self, rows: Sequence[Row]) -> None:
+        """Replace every row (a model reset)."""
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def rows(self) -> list[Row]:
+        """The rows shown."""
+        return list(self._rows)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self._headers)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            col = index.column()
+            return row.cells[col] if col < len(row.cells) else ""
+        if role == Qt.ItemDataRole.BackgroundRole and row.background and index.column() == 0:
+            return QColor(row.background)
+        if role == Qt.ItemDataRole.ForegroundRole and row.foreground and index.column() == 0:
+            return QColor(row.foreground)
+        if role == Qt.ItemDataRole.ToolTipRole and row.tooltip:
+            return row.tooltip
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._headers):
+            return self._headers[section]
+        return None
+
+
+# -- rows read from a game -------------------------------------------------------------
+PLAYER_HEADERS = ("Player", "Cash", "Certs", "Privates", "Shares", "Value")
+CORP_HEADERS = ("Company", "Owner", "Price", "Cash", "Trains", "Tokens", "Treasury",
+                "Pool", "Loans", "Privates")
+BANK_HEADERS = ("Item", "Value")
+
+
+def player_rows(game: Game, acting: str | None = None) -> list[Row]:
+    """Cash, certificates against the limit, privates, holdings and value per player."""
+    limit = getattr(game, "cert_limit", 0)
+    out = []
+    for p in game.players:
+        privates = ", ".join(c.id for c in game.companies.values()
+                             if c.owner == p.id and not c.closed)
+        holdings = []
+        for cid in game.corps:
+            pct = game.percent_of(p.id, cid)
+            if pct:
+                pres = "*" if game.president(cid) == p.id else ""
+                holdings.append(f"{cid}{pres} {pct}%")
+        certs = f"{game.num_certs(p.id)}/{limit}" if limit else str(game.num_certs(p.id))
+        out.append(Row((p.name, f"${game.cash.get(p.id, 0)}", certs, privates,
+                        ", ".join(holdings), f"${game.player_value(p.id)}"),
+                       background="#ffe680" if p.id == acting else None,
+                       tooltip=", ".join(holdings)))
+    return out
+
+
+def corp_rows(game: Game, colors: dict[str, tuple[str, str]],
+              acting: str | None = None) -> list[Row]:
+    """Started companies: owner, price, cash, trains, tokens, shares, loans, privates."""
+    out = []
+    for cid, corp in game.corps.items():
+        if corp.closed or not (corp.ipoed or corp.floated) and corp.kind is not \
+                CorpKind.NATIONAL:
+            continue
+        owner = game.owner(cid)
+        price = f"${game.market.price(cid)}" if cid in game.market.where else ""
+        trains = " ".join(game.trains[t].name for t in corp.trains) or "-"
+        left = sum(1 for t in corp.tokens if not t.used)
+        treasury = game.percent_of(cid, cid)
+        pool = game.percent_of(POOL, cid)
+        privates = ", ".join(corp.companies)
+        fill, text = colors.get(cid, ("#ffffff", "#000000"))
+        name = cid if cid != acting else f"▶ {cid}"
+        out.append(Row((name, game.name_of(owner) if owner else "", price,
+                        f"${game.cash.get(cid, 0)}", trains, f"{left}/{len(corp.tokens)}",
+                        f"{treasury}%", f"{pool}%", str(corp.loans), privates),
+                       background=fill, foreground=text,
+                       tooltip=f"{corp.name} ({corp.kind.value})"))
+    return out
+
+
+def bank_rows(game: Game) -> list[Row]:
+    """Bank cash, phase, train limits, the trains on sale and the trains still to come."""
+    phase = game.phase if game.phases else None
+    out = [Row(("Bank", f"${game.cash.get(BANK, 0)}"))]
+    if phase is not None:
+        limits = ", ".join(f"{k} {v}" for k, v in phase.train_limit.items())
+        out.append(Row(("Phase", phase.name)))
+        out.append(Row(("Train limit", limits)))
+        out.append(Row(("Tiles", ", ".join(phase.tiles))))
+    loans = getattr(game, "loans_left", None)
+    if isinstance(loans, int):
+        out.append(Row(("Loans left", str(loans))))
+    counts: dict[str, int] = {}
+    for tid in game.depot:
+        counts[game.trains[tid].name] = counts.get(game.trains[tid].name, 0) + 1
+    for name, n in counts.items():
+        t = next(game.trains[tid] for tid in game.depot if game.trains[tid].name == name)
+        rust = f", rusts on {t.rusts_on}" if t.rusts_on else ""
+        out.append(Row((f"Train {name}", f"{n} × ${t.price}{rust}")))
+    pool = [t.name for t in game.trains.values() if t.owner == POOL]
+    if pool:
+        out.append(Row(("Bank pool trains", " ".join(pool))))
+    rusted = sum(1 for t in game.trains.values() if t.rusted and t.owner != DEPOT)
+    if rusted:
+        out.append(Row(("Rusted trains", str(rusted))))
+    return out
+
+
+def company_rows(game: Game) -> list[Row]:
+    """Privates: name, value, revenue, owner."""
+    out = []
+    for c in game.companies.values():
+        owner = game.name_of(c.owner) if c.owner else ("closed" if c.closed else "bank")
+        out.append(Row((f"{c.id}: {c.name}", f"${c.value}", f"${c.revenue}", owner)))
+    return out

@@ -1,0 +1,283 @@
+"""The one object that owns a game for the user interface (STYLE.md §6).
+
+:class:`GameSession` holds the setup and the append-only action log of the
+line being played, and the :class:`~desk18xx.engine.game.Game` that log
+folds to.  It is the only caller of ``Game.process``.  Views submit
+:class:`~desk18xx.engine.actions.Action` values; undo and redo append
+``undo``/``redo`` entries to the log and rebuild the game by replaying the
+live actions (STYLE.md §5), never by inverse operations.
+
+Study mode (a tree of variations) only needs a second log: a
+:class:`Line` is one sequence of raw entries, and the session plays one
+line at a time.  Branching copies the live prefix of a line into a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from desk18xx.engine.actions import Action, action_from_dict
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.game import Game, GameSetup
+from desk18xx.engine.log import LogError, filter_log
+
+#: Makes a fresh game from a setup (the title registry in the app, a fake in tests).
+GameFactory = Callable[[GameSetup], Game]
+
+#: Errors a broken engine or a bad action can raise while processing.
+_ENGINE_ERRORS = (IllegalAction, KeyError, ValueError, AssertionError, StopIteration,
+                  IndexError, TypeError, AttributeError)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundKey:
+    """Which round an action was taken in (for log headers)."""
+
+    kind: str
+    turn: int
+    number: int
+
+
+def round_key(game: Game) -> RoundKey:
+    """The round ``game`` is in now."""
+    r = game.round
+    return RoundKey("" if r is None else r.kind.value, game.turn,
+                    0 if r is None else r.round_num)
+
+
+def default_factory(setup: GameSetup) -> Game:
+    """A new game of ``setup.title`` from the title registry."""
+    from desk18xx.titles import find_title
+
+    return find_title(setup.title).new_game(setup)
+
+
+@dataclass
+class Line:
+    """One line of play: the raw log (18xx.games dicts, undo/redo included)."""
+
+    raw: list[dict[str, Any]] = field(default_factory=list)
+    name: str = "main"
+
+    def next_id(self) -> int:
+        """The id the next entry gets."""
+        ids = [int(a["id"]) for a in self.raw if isinstance(a.get("id"), int)]
+        return max(ids, default=0) + 1
+
+
+class GameSession(QObject):
+    """Owns the game being played and its action log.
+
+    Args:
+        factory: makes a fresh game from a setup.
+        parent: Qt parent.
+
+    Signals:
+        state_changed(int): the game changed; the argument is the number of
+            live actions.
+        action_rejected(str): the engine refused an action; the reason.
+        game_replaced(): a different game (new setup) was loaded.
+        action_applied(int): a submitted action was applied (before state_changed).
+    """
+
+    #: The game changed; number of live (effective) actions.
+    state_changed = Signal(int)
+    #: The engine refused an action, with its reason.
+    action_rejected = Signal(str)
+    #: A new game replaced the old one (board and entities may differ).
+    game_replaced = Signal()
+    #: A submitted action was applied; number of live actions.
+    action_applied = Signal(int)
+
+    def __init__(self, factory: GameFactory | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._factory: GameFactory = factory or default_factory
+        self._setup: GameSetup | None = None
+        self._line = Line()
+        self._game: Game | None = None
+        self._live: list[Action] = []
+        self._rounds: list[RoundKey] = []
+        """The round each live action was taken in."""
+        self._redo_possible = False
+        self._history: list[Game] = []
+        """Snapshots: _history[n] is the game after n live actions (filled lazily)."""
+        self.source: str | None = None
+        """File the game came from, if any."""
+
+    # -- queries -------------------------------------------------------------------------
+    @property
+    def has_game(self) -> bool:
+        """True once a game is loaded."""
+        return self._game is not None
+
+    @property
+    def game(self) -> Game:
+        """The current game (read it; never mutate it).
+
+        Raises:
+            RuntimeError: no game is loaded.
+        """
+        if self._game is None:
+            raise RuntimeError("no game loaded")
+        return self._game
+
+    @property
+    def setup(self) -> GameSetup | None:
+        """The setup of the current game."""
+        return self._setup
+
+    @property
+    def line(self) -> Line:
+        """The line being played."""
+        return self._line
+
+    def actions(self) -> list[Action]:
+        """The live actions, in order."""
+        return list(self._live)
+
+    def rounds(self) -> list[RoundKey]:
+        """For each live action, the round it was taken in."""
+        return list(self._rounds)
+
+    def can_undo(self) -> bool:
+        """True when there is a live action to take back."""
+        return bool(self._live)
+
+    def can_redo(self) -> bool:
+        """True when the log ends in undos."""
+        return self._redo_possible
+
+    def game_at(self, count: int) -> Game:
+        """The game after the first ``count`` live actions (for looking back).
+
+        The result is a separate object; the current game is untouched.
+        """
+        if self._setup is None:
+            raise RuntimeError("no game loaded")
+        count = max(0, min(count, len(self._live)))
+        if count == len(self._live) and self._game is not None:
+            return self._game
+        game = self._factory(self._setup)
+        for action in self._live[:count]:
+            try:
+                game.process(action)
+            except _ENGINE_ERRORS:
+                break
+        return game
+
+    # -- commands ------------------------------------------------------------------------
+    def new_game(self, setup: GameSetup, raw: Sequence[dict[str, Any]] = ()) -> None:
+        """Start ``setup`` and replay ``raw`` (a log with 18xx.games field names).
+
+        Raises:
+            IllegalAction: the setup is refused (player count, title).
+        """
+        self._setup = setup
+        self._line = Line(list(raw))
+        self._rebuild()
+        self.game_replaced.emit()
+        self.state_changed.emit(len(self._live))
+
+    def load(self, path: str | Path) -> None:
+        """Open a save or an 18xx.games export.
+
+        Raises:
+            OSError, ValueError: the file cannot be read or is not a game.
+        """
+        from desk18xx.io.import_18xxgames import load_export
+
+        imported = load_export(path)
+        setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                          imported.seed, tuple(imported.optional_rules))
+        self.source = str(path)
+        self.new_game(setup, [dict(a) for a in imported.actions])
+
+    def submit(self, action: Action) -> bool:
+        """Process ``action``; on refusal emit :attr:`action_rejected` and return False."""
+        if self._game is None:
+            self.action_rejected.emit("no game is open")
+            return False
+        entry = action.to_dict()
+        entry["id"] = self._line.next_id()
+        before = self._game.actions_applied
+        key = round_key(self._game)
+        try:
+            self._game.process(action)
+        except _ENGINE_ERRORS as exc:
+            reason = str(exc) if isinstance(exc, IllegalAction) else (
+                f"{type(exc).__name__}: {exc}")
+            # a refused action may have changed state half way: rebuild to be safe
+            if self._game.actions_applied != before:
+                self._rebuild()
+            self.action_rejected.emit(reason)
+            return False
+        self._line.raw.append(entry)
+        self._live.append(action)
+        self._rounds.append(key)
+        self._redo_possible = False
+        self.action_applied.emit(len(self._live))
+        self.state_changed.emit(len(self._live))
+        return True
+
+    def undo(self, count: int = 1) -> bool:
+        """Take back the last ``count`` live actions (one ``undo`` entry each)."""
+        if self._game is None or not self._live:
+            return False
+        entity = self._live[-1].entity
+        for _ in range(min(count, len(self._live))):
+            self._line.raw.append({"type": "undo", "entity": entity,
+                                   "id": self._line.next_id()})
+        self._rebuild()
+        self.state_changed.emit(len(self._live))
+        return True
+
+    def redo(self, count: int = 1) -> bool:
+        """Restore the last ``count`` undone actions."""
+        if self._game is None or not self._redo_possible:
+            return False
+        for _ in range(count):
+            entity = self._live[-1].entity if self._live else "0"
+            self._line.raw.append({"type": "redo", "entity": entity,
+                                   "id": self._line.next_id()})
+            try:
+                filter_log(self._line.raw)
+            except LogError:
+                self._line.raw.pop()
+                break
+        self._rebuild()
+        self.state_changed.emit(len(self._live))
+        return True
+
+    def undo_to(self, count: int) -> bool:
+        """Go back so that ``count`` live actions remain."""
+        return self.undo(len(self._live) - count) if count < len(self._live) else False
+
+    # -- internals -----------------------------------------------------------------------
+    def _rebuild(self) -> None:
+        """Replay the live actions of the line into a fresh game."""
+        assert self._setup is not None
+        filtered = filter_log(self._line.raw)
+        game = self._factory(self._setup)
+        live: list[Action] = []
+        self._rounds = []
+        for raw in filtered.actions:
+            action = action_from_dict(raw)
+            key = round_key(game)
+            try:
+                game.process(action)
+            except _ENGINE_ERRORS as exc:
+                self._game, self._live = game, live
+                self._redo_possible = filtered.redo_possible
+                self.action_rejected.emit(
+                    f"replay stopped at action {raw.get('id')} ({action.type}): {exc}")
+                return
+            live.append(action)
+            self._rounds.append(key)
+        self._game, self._live = game, live
+        self._redo_possible = filtered.redo_possible

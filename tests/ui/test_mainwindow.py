@@ -1,0 +1,92 @@
+"""The main window: docks, layout memory, panels reading the game, screenshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QImage
+
+from desk18xx.engine.game import GameSetup
+from desk18xx.ui import app
+from desk18xx.ui.mainwindow import MainWindow
+from desk18xx.ui.session import GameSession
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+PLAYERS = (("1", "Alice"), ("2", "Bob"), ("3", "Carol"), ("4", "Dave"))
+DOCKS = {"actions", "players", "companies", "market", "log", "bank", "auction", "tiles"}
+
+
+@pytest.fixture(autouse=True)
+def _private_settings(tmp_path: Path) -> None:
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+
+
+@pytest.fixture
+def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=3))
+    win = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    qtbot.wait_exposed(win)
+    return win
+
+
+def test_docks_are_all_there(window: MainWindow) -> None:
+    assert set(window.docks) == DOCKS
+    for dock in window.docks.values():
+        assert dock.objectName().startswith("dock_")
+        assert dock.isVisible() or window.tabifiedDockWidgets(dock)
+
+
+def test_turn_header_names_the_first_bidder(window: MainWindow) -> None:
+    assert window.action_panel.who.text() == "Alice to act"
+    assert "Private auction" in window.action_panel.step.text()
+    labels = window.action_panel.choice_labels()
+    assert any(label.startswith("Bid on") for label in labels)
+    assert any(label.startswith("Pass") for label in labels)
+    assert window.players_model.rowCount() == 4
+    assert window.players_model.rows()[0].cells[1] == "$315"
+
+
+def test_models_pass_the_model_tester(window: MainWindow, qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    qtmodeltester.check(window.players_model)
+    qtmodeltester.check(window.corps_model)
+    qtmodeltester.check(window.log_model)
+
+
+def test_closed_dock_comes_back_after_restart(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.docks["market"].close()
+    window.save_layout()
+    session = window.session
+    again = MainWindow(session, restore_layout=True)
+    qtbot.addWidget(again)
+    again.show()
+    assert not again.docks["market"].isVisible()
+    again.reset_layout()
+    assert again.docks["market"].isVisible()
+
+
+def test_refusal_is_shown(window: MainWindow) -> None:
+    spin = window.action_panel.spin(window.action_panel.choice_labels()[0])
+    assert spin is not None
+    window.session.submit(_too_high(window))
+    assert "Not allowed" in window.action_panel.error.text()
+
+
+def _too_high(window: MainWindow):  # type: ignore[no-untyped-def]
+    from desk18xx.engine.actions import Bid
+
+    d = window.session.game.legal_actions().details
+    return Bid(entity="1", price=10_000, company=str(d["company"]))
+
+
+def test_screenshot_writes_a_picture(tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    assert app.run_app(None, screenshot=str(out)) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == app.SCREENSHOT_SIZE
