@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "render-map": ("render_map", "draw a title's starting board to a PNG file"),
     "replay": ("replay", "replay an 18xx.games export and print the result as JSON"),
     "playout": ("playout", "play random legal games to the end, checking invariants"),
+    "routes-audit": ("routes_audit", "compare the best routes with the declared ones in an export"),
 }
 
 

@@ -1,0 +1,113 @@
+"""``desk18xx routes-audit FILE``: our best routes against the declared ones, turn by turn.
+
+Replays an 18xx.games export; before every ``run_routes`` action the route
+optimizer computes the best revenue for the operating company and compares
+it with the declared routes (priced by the engine).  Prints one JSON line:
+``calls``, ``higher``/``equal``/``lower`` (our optimum vs the declared
+revenue) and ``median``/``p90``/``max`` seconds per call.  ``lower`` must be
+0: otherwise we missed a route or the declared one is illegal.  Exit status 1
+when ``lower`` is not 0, the engine disagrees with our pricing, or the replay
+fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Command-line options."""
+    parser.add_argument("file", help="an 18xx.games export (.json)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print one line per call (and every higher or lower one) to stderr")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, int(round(q * (len(ordered) - 1)))))
+    return ordered[index]
+
+
+def audit(path: str, verbose: bool = False) -> dict[str, Any]:
+    """Replay ``path`` and audit every run; the summary as plain data."""
+    from desk18xx.engine.actions import RunRoutes, action_from_dict
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.engine.game import GameSetup
+    from desk18xx.engine.optimizer import Mismatch, Unsupported, best_routes, engine_revenues
+    from desk18xx.io.import_18xxgames import load_export
+    from desk18xx.titles import find_title
+
+    imported = load_export(path)
+    out: dict[str, Any] = {"file": path, "title": imported.title}
+    counts = {"calls": 0, "higher": 0, "equal": 0, "lower": 0}
+    times: list[float] = []
+    problems: list[dict[str, Any]] = []
+    try:
+        title = find_title(imported.title)
+    except KeyError as exc:
+        out.update(counts, error=str(exc))
+        return out
+    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                      imported.seed, tuple(imported.optional_rules))
+    game = title.new_game(setup)
+    for index, raw in enumerate(imported.actions):
+        action = action_from_dict(raw)
+        if isinstance(action, RunRoutes):
+            corp = action.entity
+            try:
+                declared = sum(engine_revenues(game, corp, action.routes))
+                start = time.perf_counter()
+                solution = best_routes(game, corp)
+                elapsed = time.perf_counter() - start
+            except Unsupported as exc:
+                out["error"] = str(exc)
+                break
+            except (Mismatch, IllegalAction) as exc:
+                problems.append({"index": index, "id": raw.get("id"), "corp": corp,
+                                 "reason": f"{type(exc).__name__}: {exc}"})
+                counts["calls"] += 1
+                continue
+            times.append(elapsed)
+            counts["calls"] += 1
+            kind = ("higher" if solution.revenue > declared
+                    else "equal" if solution.revenue == declared else "lower")
+            counts[kind] += 1
+            if verbose:
+                print(f"action {raw.get('id')} {corp}: ours {solution.revenue} declared "
+                      f"{declared} ({kind}) {elapsed * 1000:.1f} ms", file=sys.stderr)
+                if kind != "equal":
+                    print("  ours:     " + json.dumps([r.to_dict() for r in solution.routes]),
+                          file=sys.stderr)
+                    print("  declared: " + json.dumps([r.to_dict() for r in action.routes]),
+                          file=sys.stderr)
+            if kind == "lower":
+                problems.append({"index": index, "id": raw.get("id"), "corp": corp,
+                                 "ours": solution.revenue, "declared": declared})
+        try:
+            game.process(action)
+        except (IllegalAction, KeyError, ValueError, AssertionError, StopIteration) as exc:
+            out["replay_failure"] = {"index": index, "id": raw.get("id"), "type": action.type,
+                                     "reason": f"{type(exc).__name__}: {exc}"}
+            break
+    out.update(counts)
+    out["median"] = round(_percentile(times, 0.5), 4)
+    out["p90"] = round(_percentile(times, 0.9), 4)
+    out["max"] = round(max(times, default=0.0), 4)
+    if problems:
+        out["problems"] = problems
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Audit and print the summary."""
+    summary = audit(args.file, verbose=args.verbose)
+    print(json.dumps(summary))
+    bad = summary["lower"] or summary.get("problems") or summary.get("replay_failure") \
+        or summary.get("error")
+    return 1 if bad else 0

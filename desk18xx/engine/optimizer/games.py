@@ -1,0 +1,133 @@
+"""Best routes for a company of a replayed game, priced again by the engine.
+
+:func:`best_routes` is what the application calls (off the GUI thread): it
+reads the position through :mod:`.adapters`, searches (:func:`.search.solve`)
+and prices the answer with the same code the engine uses for declared routes
+(:func:`engine_revenues`); the two totals must agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from desk18xx.engine.actions import Route
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.game import Game
+from desk18xx.engine.optimizer.adapters import lite_problem
+from desk18xx.engine.optimizer.model import Problem, TrainSpec
+from desk18xx.engine.optimizer.scoring import Scoring1867, TitleScoring
+from desk18xx.engine.optimizer.search import Progress, Result, solve
+
+
+class Unsupported(Exception):
+    """The optimizer does not know this title yet."""
+
+
+class Mismatch(AssertionError):
+    """The search and the engine's scorer disagree on a route (an optimizer bug)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The best routes of one company."""
+
+    corp: str
+    routes: tuple[Route, ...]
+    """As a ``run_routes`` action would declare them (``revenue`` filled)."""
+    revenue: int
+    complete: bool
+    """False when cancelled: the best found so far, not proven best."""
+    stats: dict[str, float]
+
+
+def problem_for(game: Game, corp: str) -> tuple[Problem, TitleScoring]:
+    """The routing problem of ``corp`` now, and its title's scoring.
+
+    Raises:
+        Unsupported: a title the optimizer does not know yet.
+    """
+    if game.title_id == "1867":
+        from desk18xx.engine.board_lite import Board as LiteBoard
+
+        board = game.board
+        if not isinstance(board, LiteBoard):
+            raise Unsupported("1867 board model not recognised")
+        trains = [
+            TrainSpec(t.id, t.name, t.distance, t.multiplier, "express" if t.express else "normal")
+            for t in game.trains.values()
+            if t.owner == corp and not t.rusted
+        ]
+        bonus: dict[str, int] = {}
+        for cid in game.corps[corp].companies:
+            company = game.companies[cid]
+            if company.bonus_hexes and not company.closed:
+                for h in company.bonus_hexes:
+                    bonus[h] = bonus.get(h, 0) + company.bonus_amount
+        problem = lite_problem(board, corp, trains, game.phase.tiles)
+        return problem, Scoring1867(hex_bonus=bonus)
+    raise Unsupported(f"no route optimizer for {game.title_id} yet")
+
+
+def engine_revenues(game: Game, corp: str, routes: Sequence[Route]) -> list[int]:
+    """Each route's revenue by the engine's own check (raises IllegalAction if illegal)."""
+    if game.title_id == "1867":
+        from desk18xx.titles.g1867 import revenue as r1867
+
+        return r1867.check_routes(game, corp, tuple(routes))  # type: ignore[arg-type]
+    raise Unsupported(f"no route pricing for {game.title_id} yet")
+
+
+def to_routes(problem: Problem, result: Result) -> tuple[Route, ...]:
+    """The solution as ``run_routes`` routes."""
+    out = []
+    for r in result.routes:
+        conns = tuple(tuple(c) for c in r.connections(problem))
+        hexes = tuple(r.hexes(problem))
+        nodes = tuple(problem.stops[s].signature for s in r.stops)
+        out.append(Route(train=r.train, connections=conns, hexes=hexes, revenue=r.revenue,
+                         revenue_str="-".join(hexes), nodes=nodes))
+    return tuple(out)
+
+
+def best_routes(
+    game: Game,
+    corp: str,
+    *,
+    progress: Progress | None = None,
+    cancel: Callable[[], bool] | None = None,
+    verify: bool = True,
+) -> Solution:
+    """The routes that earn ``corp`` the most now (a pure function of the position).
+
+    Args:
+        progress: called with (fraction done, best revenue so far).
+        cancel: polled; when it returns True the best routes so far come back
+            with ``complete=False``.
+        verify: price the answer with the engine's scorer and raise
+            :class:`Mismatch` if it differs.
+    """
+    problem, scoring = problem_for(game, corp)
+    result = solve(problem, scoring, progress=progress, cancel=cancel)
+    routes = to_routes(problem, result)
+    if verify and routes:
+        try:
+            priced = engine_revenues(game, corp, routes)
+        except IllegalAction as exc:
+            raise Mismatch(f"{corp}: the engine rejects our routes: {exc}: "
+                           f"{[r.to_dict() for r in routes]}") from exc
+        if sum(priced) != result.revenue:
+            raise Mismatch(f"{corp}: we price {result.revenue}, the engine {sum(priced)}: "
+                           f"{[r.to_dict() for r in routes]}")
+    return Solution(corp, routes, result.revenue, result.complete, dict(result.stats))
+
+
+def describe(solution: Solution) -> dict[str, Any]:
+    """Plain data for JSON output."""
+    return {
+        "corp": solution.corp,
+        "revenue": solution.revenue,
+        "complete": solution.complete,
+        "routes": [r.to_dict() for r in solution.routes],
+    }

@@ -1,0 +1,133 @@
+"""How a title prices the stops of one route, fast enough for search.
+
+A :class:`TitleScoring` answers two questions for the search: which visited
+stops use up a train's distance (:meth:`TitleScoring.distance`), and what a
+route visiting given stops earns (:meth:`TitleScoring.revenue`).  The rules
+are the title's own (1867: ``titles/g1867/revenue.py``); every optimum the
+search finds is priced again by the engine's scorer (see :mod:`.engine`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from desk18xx.engine.optimizer.model import CITY, OFFBOARD, TOWN, Stop, TrainSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Distance:
+    """A train's distance: at most ``limit`` visited stops of ``kinds`` (None: any number)."""
+
+    kinds: frozenset[str]
+    limit: int | None
+
+
+class TitleScoring:
+    """Generic scoring: every visited stop counts and pays (RB 5.4)."""
+
+    def distance(self, train: TrainSpec) -> Distance:
+        """Which stops use the train's distance, and how many it may visit."""
+        return Distance(frozenset({CITY, TOWN, OFFBOARD}), train.distance)
+
+    def revenue(self, train: TrainSpec, stops: Sequence[Stop]) -> int:
+        """Revenue of a legal route visiting ``stops`` (in travel order)."""
+        if not any(s.tokened for s in stops):
+            return 0
+        return sum(s.revenue for s in stops) * train.multiplier
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring1867(TitleScoring):
+    """1867 (rules/1867.md §6.6; Impl ``compute_stops`` and ``revenue_for``).
+
+    Attributes:
+        hex_bonus: per hex, the private-company bonus the company collects when a
+            counted stop is there (+$10 per route, not doubled).
+        capitals: Toronto, Montreal, Quebec; ``timmins``: D2 (+$40 x multiplier
+            when a route counts Timmins and a capital).
+    """
+
+    hex_bonus: Mapping[str, int] = field(default_factory=dict)
+    capitals: frozenset[str] = frozenset({"F16", "L12", "O7"})
+    timmins: str = "D2"
+
+    def distance(self, train: TrainSpec) -> Distance:
+        if train.kind == "express":
+            return Distance(frozenset({OFFBOARD}), train.distance)
+        return Distance(frozenset({CITY, OFFBOARD}), train.distance)
+
+    def _value(self, train: TrainSpec, stops: Sequence[Stop]) -> int:
+        mult = train.multiplier
+        total = sum(s.revenue for s in stops) * mult
+        bonus = self.hex_bonus
+        if bonus:
+            total += sum(bonus.get(s.hex, 0) for s in stops)
+        hexes = {s.hex for s in stops}
+        if self.timmins in hexes and hexes & self.capitals:
+            total += 40 * mult
+        return total
+
+    def revenue(self, train: TrainSpec, stops: Sequence[Stop]) -> int:
+        express = train.kind == "express"
+        pay = train.distance
+        if express:
+            mandatory = [s for s in stops if s.kind == OFFBOARD]
+            optional = [s for s in stops if s.kind != OFFBOARD]
+        else:
+            mandatory = [s for s in stops if s.kind != TOWN]
+            optional = [s for s in stops if s.kind == TOWN]
+        if len(mandatory) > pay:
+            return 0
+        if len(mandatory) == pay or not optional:
+            value = self._value(train, mandatory)
+            if len(mandatory) < pay and express and not any(s.tokened for s in mandatory):
+                return 0
+            return value if value > 0 else 0
+        need_token = express and not any(s.tokened for s in mandatory)
+        room = pay - len(mandatory)
+        best = 0
+        for chosen in self._candidates(train, optional, room, need_token):
+            value = self._value(train, [*mandatory, *chosen])
+            if value > best:
+                best = value
+        return best
+
+    def _candidates(
+        self, train: TrainSpec, optional: Sequence[Stop], room: int, need_token: bool
+    ) -> list[list[Stop]]:
+        """Choices of optional stops that contain the best one.
+
+        The value of a choice is additive except for the Timmins pair bonus and
+        the one-token rule, so the best choice is the best ``room`` stops
+        after forcing in Timmins, a capital or both, and then the best tokened
+        stop if none is in: every such case is returned.
+        """
+        if len(optional) <= room:
+            if need_token and not any(s.tokened for s in optional):
+                return []
+            return [list(optional)]
+        mult = train.multiplier
+        weight = {s.index: s.revenue * mult + self.hex_bonus.get(s.hex, 0) for s in optional}
+        order = sorted(optional, key=lambda s: (-weight[s.index], s.index))
+        forced: list[list[Stop]] = [[]]
+        tim = [s for s in optional if s.hex == self.timmins]
+        caps = [s for s in optional if s.hex in self.capitals]
+        forced += [[s] for s in tim + caps]
+        if room >= 2:
+            forced += [[t, c] for t in tim for c in caps]
+        out: list[list[Stop]] = []
+        for base in forced:
+            picks = list(base)
+            if need_token and not any(s.tokened for s in picks):
+                tokened = [s for s in order if s.tokened and s not in picks]
+                if not tokened:
+                    continue
+                picks.append(tokened[0])
+            for s in order:
+                if len(picks) >= room:
+                    break
+                if s not in picks:
+                    picks.append(s)
+            out.append(picks)
+        return out
