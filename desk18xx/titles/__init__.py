@@ -46,3 +46,18 @@ def find_title(name: str) -> Title:
     if key in TITLES:
         return TITLES[key]
     raise KeyError(f"unknown title {name!r}; known: {', '.join(sorted(TITLES))}")
+
+
+def _new_1822ca(setup: GameSetup) -> Game:
+    from desk18xx.titles.g1822ca.game import G1822CA
+
+    return G1822CA(setup)
+
+
+TITLES.update({
+    "1822CA": Title("1822CA", "1822CA: The Railways of Canada", 2, 7, (), _new_1822ca),
+    "1822CA-ERS": Title("1822CA-ERS", "1822CA: Eastern Regional Scenario", 2, 5, (),
+                        _new_1822ca),
+    "1822CA-WRS": Title("1822CA-WRS", "1822CA: Western Regional Scenario", 2, 5, (),
+                        _new_1822ca),
+})

@@ -1,0 +1,162 @@
+"""Acquiring privates from players and minors from players or the bid boxes (RB 5.3, 5.14).
+
+18xx ``G1822::Step::AcquireCompany``, ``G1822::Step::MinorAcquisition``,
+``G1822CA::Step::MinorAcquisition`` and ``AcquisitionTrack``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from desk18xx.engine.actions import AcquireCompany as AcquireCompanyAction
+from desk18xx.engine.actions import Action, Choose, LayTile, Merge, Pass
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.state import BANK
+from desk18xx.titles.g1822ca import rules as R
+from desk18xx.titles.g1822ca.steps.base import OrStep, g
+
+if TYPE_CHECKING:
+    from desk18xx.engine.game import Game
+    from desk18xx.titles.g1822ca.game import G1822CA
+
+PAY_SHARES = {"money": 0, "one_share": 1, "two_shares": 2}
+
+
+def acquirable_privates(gm: G1822CA, corp: str) -> list[str]:
+    """Player-owned privates ``corp`` may take now (supplement §6, colour and phase)."""
+    kind = "minor" if gm.is_minor(corp) else "major"
+    out = []
+    for cid in gm.company_order + [c for c in gm.companies if c not in gm.company_order]:
+        c = gm.companies[cid]
+        if c.closed or c.owner is None or not gm.is_player(c.owner):
+            continue
+        rule = R.ACQUISITION.get(cid)
+        if rule is None or kind not in rule[0] or gm.phase_num < rule[1]:
+            continue
+        if cid not in out:
+            out.append(cid)
+    return out
+
+
+class AcquireCompany(OrStep):
+    """Take over a player's private, free (RB 5.3; consent not asked, supplement §14.8)."""
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        if not self.is_current(entity) or not acquirable_privates(g(game), entity):
+            return ()
+        return (AcquireCompanyAction, Pass)
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        corp = self.corp()
+        if isinstance(action, AcquireCompanyAction):
+            if action.company not in acquirable_privates(gm, corp):
+                raise IllegalAction(f"{corp} cannot acquire {action.company} now")
+            gm.acquire_private(corp, action.company)
+            self.orr().acquired.append(action.company)
+            if not acquirable_privates(gm, corp):
+                self.pass_(game)
+        elif isinstance(action, Pass):
+            self.pass_(game)
+        else:
+            raise IllegalAction(f"cannot {action.type} now")
+
+
+class MinorAcquisition(OrStep):
+    """A major takes over a minor (RB 5.14): merge, then choose payment, then the token."""
+
+    def setup(self, game: Game) -> None:
+        self.state = "select"
+        self.minor: str | None = None
+        self.shares = 0
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        if not self.is_current(entity):
+            return ()
+        if self.state != "select":
+            return (Choose,)
+        gm = g(game)
+        if not gm.is_major(entity) or gm.operating_history.get(entity, 0) <= 1:
+            return ()
+        if not self.candidates(gm, entity):
+            return ()
+        return (Merge, Pass)
+
+    def candidates(self, gm: G1822CA, corp: str) -> list[str]:
+        """Minors whose acquisition ``corp`` could pay for (connection not checked)."""
+        out = []
+        for cid, c in gm.corps.items():
+            if c.floated and not c.closed and gm.is_minor(cid) \
+                    and gm.operating_history.get(cid, 0) > 1 and self.pay_choices(gm, corp, cid):
+                out.append(cid)
+        if gm.has_status("can_acquire_minor_bidbox") and gm.cash[corp] >= R.MINOR_BIDBOX_PRICE:
+            out.extend(gm.corp_of_company(m) for m in gm.boxes.minors())
+        return out
+
+    def pay_choices(self, gm: G1822CA, corp: str, minor: str) -> list[str]:
+        """Payment forms (18xx ``pay_choices``)."""
+        owner = gm.president(minor)
+        if owner is None:
+            return ["money"] if gm.cash[corp] >= R.MINOR_BIDBOX_PRICE else []
+        out = []
+        value = gm.price(minor) * 2
+        if gm.cash[corp] >= value:
+            out.append("money")
+        ipo = len(gm.ipo_shares(corp))
+        for n, name in ((1, "one_share"), (2, "two_shares")):
+            if ipo < n:
+                continue
+            if n == 2 and gm.num_certs(owner) >= gm.cert_limit:
+                continue
+            diff = value - gm.price(corp) * n
+            if (diff < 0 and -diff <= gm.cash[owner]) or diff == 0 or (
+                    0 < diff <= gm.cash[corp]):
+                out.append(name)
+        return out
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        corp = self.corp()
+        if isinstance(action, Pass):
+            self.pass_(game)
+            return
+        if isinstance(action, Merge):
+            minor = action.corporation or ""
+            if minor not in self.candidates(gm, corp):
+                raise IllegalAction(f"{corp} cannot acquire {minor}")
+            self.minor = minor
+            self.state = "pay"
+            return
+        if not isinstance(action, Choose) or self.minor is None:
+            raise IllegalAction(f"cannot {action.type} now")
+        if self.state == "pay":
+            if action.choice not in self.pay_choices(gm, corp, self.minor):
+                raise IllegalAction(f"{action.choice} is not a payment option")
+            self.shares = PAY_SHARES[action.choice]
+            self.state = "token"
+            return
+        gm.acquire_minor(corp, self.minor, self.shares, action.choice, self.orr())
+        self.orr().acquiring_major = corp
+        self.state = "select"
+        self.pass_(game)
+
+
+class AcquisitionTrack(OrStep):
+    """A bonus track action for the acquiring major (supplement §6 'bonus tile')."""
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        if not self.is_current(entity) or self.orr().acquiring_major != entity:
+            return ()
+        return (LayTile, Pass)
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        if isinstance(action, LayTile):
+            gm.lay_tile(self.corp(), action.hex, action.tile, action.rotation)
+        elif not isinstance(action, Pass):
+            raise IllegalAction(f"cannot {action.type} now")
+        self.orr().acquiring_major = None
+        self.pass_(game)
+
+
+__all__ = ["BANK", "AcquireCompany", "AcquisitionTrack", "MinorAcquisition"]

@@ -1,0 +1,437 @@
+"""Operating-turn steps in rule order (RB 5.2): housekeeping, track, tokens, routes, dividends,
+shares.
+
+18xx ``g_1822/step/*.rb`` and ``g_1822_ca/step/*.rb``; money-relevant behaviour
+matches the reference exactly, stored route revenue is trusted (export doc §3.6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from desk18xx.engine.actions import (
+    Action,
+    Assign,
+    BuyShares,
+    BuyTrain,
+    Choose,
+    ChooseAbility,
+    Dividend,
+    HexToken,
+    LayTile,
+    Pass,
+    PlaceToken,
+    RunRoutes,
+    SellShares,
+)
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.state import BANK, POOL
+from desk18xx.titles.g1822ca import rules as R
+from desk18xx.titles.g1822ca.shares import issue_shares, redeem_shares
+from desk18xx.titles.g1822ca.steps.base import OrStep, g
+
+if TYPE_CHECKING:
+    from desk18xx.engine.game import Game
+
+
+class PendingToken(OrStep):
+    """A token that must be placed now: M13's home in Toronto, QMOO's home (RB 7.1.4)."""
+
+    def active_entities(self, game: Game) -> list[str]:
+        pend = self.orr().pending_tokens
+        return [pend[0][0]] if pend else []
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        pend = self.orr().pending_tokens
+        return (PlaceToken,) if pend and pend[0][0] == entity else ()
+
+    def is_active(self, game: Game) -> bool:
+        return bool(self.orr().pending_tokens)
+
+    def process(self, game: Game, action: Action) -> None:
+        if not isinstance(action, PlaceToken):
+            raise IllegalAction(f"cannot {action.type} now")
+        gm = g(game)
+        corp, hexes, price = self.orr().pending_tokens[0]
+        hex_id, city = gm.map.parse_city_id(action.city)
+        if hex_id not in hexes:
+            raise IllegalAction(f"{corp} must place its token in {', '.join(hexes)}")
+        gm.place_token(corp, hex_id, city, price, slot=action.slot, cheater=True)
+        self.orr().pending_tokens.pop(0)
+
+    def skip(self, game: Game) -> None:
+        """Nothing pending."""
+
+
+class FirstTurnHousekeeping(OrStep):
+    """A minor's first turn: it may buy the next L-train (RB 5.5.3; supplement §14.7)."""
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if not self.is_current(entity) or not gm.is_minor(entity):
+            return ()
+        if gm.operating_history.get(entity, 0) > 0:
+            return ()
+        t = gm.upcoming()
+        if t is None or gm.train_base[t.id] != "L" or gm.cash[entity] < t.price:
+            return ()
+        if len(gm.real_trains(entity)) >= gm.train_limit(entity):
+            return ()
+        return (BuyTrain, Pass)
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        if isinstance(action, BuyTrain):
+            t = gm.upcoming()
+            assert t is not None
+            price = action.price or t.price
+            gm.transfer(action.entity, BANK, price)
+            gm.give_train(t, action.entity)
+            gm.train_bought(t)
+        elif not isinstance(action, Pass):
+            raise IllegalAction(f"cannot {action.type} now")
+        self.pass_(game)
+
+
+class AssignSawmill(OrStep):
+    """P13: place the sawmill, then choose open or closed (supplement §6.1 P13)."""
+
+    blocks = True
+
+    def setup(self, game: Game) -> None:
+        self.state = getattr(self, "state", "none")
+        if self.state == "chosen":
+            self.state = "none"
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if self.state == "assigned":
+            return (Choose,) if entity in ("P13", self.corp()) else ()
+        p13 = gm.companies.get(R.SAWMILL)
+        if entity == R.SAWMILL and p13 is not None and not p13.closed \
+                and p13.owner == self.corp():
+            return (Assign,)
+        return ()
+
+    def is_blocking(self, game: Game) -> bool:
+        return self.state == "assigned"
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        if isinstance(action, Assign):
+            if action.target not in R.SAWMILL_HEXES:
+                raise IllegalAction(f"the sawmill cannot go to {action.target}")
+            gm.sawmill_hex = action.target
+            self.owner = self.corp()
+            self.state = "assigned"
+            gm.close_company(R.SAWMILL)
+        elif isinstance(action, Choose):
+            if action.choice == "open":
+                gm.sawmill_bonus = 20
+            elif action.choice == "closed":
+                gm.sawmill_bonus = 10
+                gm.sawmill_owner = self.owner
+            else:
+                raise IllegalAction(f"bad sawmill choice {action.choice}")
+            self.state = "chosen"
+        else:
+            raise IllegalAction(f"cannot {action.type} now")
+
+    def skip(self, game: Game) -> None:
+        """Assigning is optional."""
+
+
+class SpecialTrack(OrStep):
+    """Tile lays by a company's ability (P12, P14-P21, P29, P30; supplement §6.1)."""
+
+    blocks = False
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        c = gm.companies.get(entity)
+        if c is None or c.closed or c.owner != self.corp():
+            return ()
+        if entity in R.BIG_CITY_COMPANIES or entity in R.MOUNTAIN_PASS_COMPANIES \
+                or entity in R.REMOVE_TOWN or entity in (R.ADVANCED_TILE_LAY, R.TILE_GRANT):
+            return (LayTile,)
+        return ()
+
+    def process(self, game: Game, action: Action) -> None:
+        if not isinstance(action, LayTile):
+            raise IllegalAction(f"cannot {action.type} now")
+        gm = g(game)
+        corp = self.corp()
+        company = action.entity
+        orr = self.orr()
+        consume = company in R.MOUNTAIN_PASS_COMPANIES or company in R.REMOVE_TOWN \
+            or company == R.ADVANCED_TILE_LAY
+        if consume and orr.num_laid_track > 0:
+            raise IllegalAction(f"{company} replaces the normal track lay")
+        free = company in R.BIG_CITY_COMPANIES or company in R.MOUNTAIN_PASS_COMPANIES \
+            or company == R.TILE_GRANT
+        if company in R.BIG_CITY_COMPANIES and action.hex != R.BIG_CITY_COMPANIES[company]:
+            raise IllegalAction(f"{company} upgrades only {R.BIG_CITY_COMPANIES[company]}")
+        upgrade = gm.map.hex(action.hex).geo.tile.color.value != "white"
+        gm.lay_tile(corp, action.hex, action.tile, action.rotation, free=free,
+                    special=True, remove_town=company in R.REMOVE_TOWN)
+        orr.laid_hexes.append(action.hex)
+        if consume:
+            # 18xx ``lay_tile_action`` counts the lay; P19/P20/P29/P30 count once more
+            # (``COMPANIES_CONSUME_TILE_LAY``), so a major's second lay is gone too.
+            orr.num_laid_track += 1 if company == R.ADVANCED_TILE_LAY else 2
+            orr.upgraded = orr.upgraded or upgrade
+            gm.close_company(company)
+        if company == R.TILE_GRANT:
+            orr.grant_used = True
+            orr.grant_lays += 1
+        elif company in R.BIG_CITY_COMPANIES:
+            orr.big_city_used.add(company)
+
+
+class TrackStep(OrStep):
+    """Lay or upgrade track (RB 5.7; supplement §8.2 tile lays)."""
+
+    def lay_options(self, game: Game) -> tuple[bool, bool] | None:
+        """(may lay yellow, may upgrade) for the next lay, None when done."""
+        gm = g(game)
+        orr = self.orr()
+        corp = self.corp()
+        if gm.is_major(corp) and gm.phase_num >= 3:
+            if orr.num_laid_track == 0:
+                return (True, True)
+            if orr.num_laid_track == 1 and not orr.upgraded:
+                return (True, False)
+            return None
+        return (True, True) if orr.num_laid_track == 0 else None
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if entity == R.TOKEN_SWAP:
+            return (ChooseAbility,) if gm.token_swap_choices(self.corp()) else ()
+        if not self.is_current(entity):
+            return ()
+        if entity == "13" and gm.operating_history.get(entity, 0) == 0:
+            return ()
+        if self.lay_options(game) is None and not self.ability_blocks(game, entity):
+            return ()
+        return (LayTile, Pass)
+
+    def ability_blocks(self, game: Game, corp: str) -> bool:
+        """A non-consuming tile-lay ability keeps the step open.
+
+        18xx ``tile_lay_abilities_should_block?``: P14-P18 until used this OR or
+        their city is grey, P21 while grant lays remain.
+        """
+        gm = g(game)
+        orr = self.orr()
+        for cid in gm.corps[corp].companies:
+            c = gm.companies[cid]
+            if c.closed:
+                continue
+            if cid in R.BIG_CITY_COMPANIES and cid not in orr.big_city_used:
+                if gm.map.hex(R.BIG_CITY_COMPANIES[cid]).geo.tile.color.value != "gray":
+                    return True
+            if cid == R.TILE_GRANT and orr.grant_lays < 3:
+                return True
+        return False
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        orr = self.orr()
+        if isinstance(action, Pass):
+            self.pass_(game)
+            return
+        if isinstance(action, ChooseAbility):
+            gm.token_swap(self.corp(), action.choice)
+            return
+        if not isinstance(action, LayTile):
+            raise IllegalAction(f"cannot {action.type} now")
+        opts = self.lay_options(game)
+        if opts is None:
+            raise IllegalAction(f"{self.corp()} has no tile lay left")
+        upgrade = gm.map.hex(action.hex).geo.tile.color.value != "white"
+        if upgrade and not opts[1]:
+            raise IllegalAction("the second lay must be a yellow tile (RB 5.7.3)")
+        if upgrade and action.hex in orr.laid_hexes:
+            raise IllegalAction("cannot lay twice on one hex")
+        gm.lay_tile(self.corp(), action.hex, action.tile, action.rotation)
+        orr.laid_hexes.append(action.hex)
+        orr.num_laid_track += 1
+        orr.upgraded = orr.upgraded or upgrade
+        if self.lay_options(game) is None and not self.ability_blocks(game, self.corp()):
+            self.pass_(game)
+
+    def pass_(self, game: Game) -> None:
+        """End of the track step: an used P21 closes (supplement §14.12)."""
+        self.passed = True
+        gm = g(game)
+        if getattr(self.orr(), "grant_used", False):
+            p21 = gm.companies.get(R.TILE_GRANT)
+            if p21 is not None and not p21.closed:
+                gm.close_company(R.TILE_GRANT)
+
+
+class DestinationToken(OrStep):
+    """The destination token goes down once home and destination connect (RB 5.8.6)."""
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if not self.is_current(entity) or not gm.is_major(entity):
+            return ()
+        if entity in gm.destinated:
+            return ()
+        return (HexToken, PlaceToken, Pass)
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        corp = self.corp()
+        if isinstance(action, HexToken):
+            gm.place_destination(corp, action.hex, None)
+        elif isinstance(action, PlaceToken):
+            hex_id, city = gm.map.parse_city_id(action.city)
+            gm.place_destination(corp, hex_id, city)
+        elif not isinstance(action, Pass):
+            raise IllegalAction(f"cannot {action.type} now")
+        self.pass_(game)
+
+
+class TokenStep(OrStep):
+    """Place one station token, $100 (RB 5.8)."""
+
+    soft = True
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if entity == R.TOKEN_SWAP:
+            return (ChooseAbility,) if gm.token_swap_choices(self.corp()) else ()
+        if not self.is_current(entity):
+            return ()
+        swap = bool(gm.token_swap_choices(entity))
+        tok = gm.corps[entity].next_token()
+        if self.orr().tokened or tok is None or gm.cash[entity] < tok.price \
+                or not gm.can_token_somewhere(entity):
+            return (Pass,) if swap else ()
+        return (PlaceToken, Pass)
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        if isinstance(action, ChooseAbility):
+            gm.token_swap(self.corp(), action.choice)
+            return
+        if isinstance(action, PlaceToken):
+            corp = self.corp()
+            hex_id, city = gm.map.parse_city_id(action.city)
+            tok = gm.corps[corp].next_token()
+            if tok is None:
+                raise IllegalAction(f"{corp} has no token left")
+            price = action.cost if action.cost is not None else tok.price
+            gm.place_token(corp, hex_id, city, price, slot=action.slot)
+            self.orr().tokened = True
+        elif not isinstance(action, Pass):
+            raise IllegalAction(f"cannot {action.type} now")
+        self.pass_(game)
+
+
+class RouteStep(OrStep):
+    """Run trains; revenue as recorded (RB 5.9; Pullman and grain via ``choose``).
+
+    Soft: 18xx.games skips the step when its graph finds no route at all.
+    """
+
+    soft = True
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if not self.is_current(entity):
+            return ()
+        trains = gm.route_trains(entity)
+        if not trains:
+            return ()
+        if gm.is_minor(entity) and all(t.name == R.E_TRAIN for t in trains):
+            return ()
+        return (RunRoutes, Choose)
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        orr = self.orr()
+        if isinstance(action, Choose):
+            gm.attach_choice(self.corp(), action.choice)
+            return
+        if not isinstance(action, RunRoutes):
+            raise IllegalAction(f"cannot {action.type} now")
+        corp = self.corp()
+        for route in action.routes:
+            t = gm.take_train(route.train)
+            if t.owner != corp:
+                raise IllegalAction(f"{corp} does not own {route.train}")
+            if route.train in orr.routes_revenue:
+                raise IllegalAction(f"{route.train} runs twice")
+            if route.revenue is None:
+                raise IllegalAction("1822CA routes must carry their revenue")
+            orr.routes_revenue[route.train] = route.revenue
+            orr.route_nodes[route.train] = gm.route_stops(route)
+        orr.recorded_subsidy = action.subsidy
+        self.pass_(game)
+
+
+class DividendStep(OrStep):
+    """Pay out, half pay or withhold (RB 5.11; minors automatic; special-train split)."""
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if not self.is_current(entity) or not gm.is_major(entity):
+            return ()
+        if not self.orr().routes_revenue:
+            return ()
+        if self.orr().extra_choice is None and gm.find_extra_train(entity, self.orr()):
+            return (Dividend, Choose)
+        return (Dividend,)
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        if isinstance(action, Choose):
+            if action.choice not in ("payout", "half", "withhold"):
+                raise IllegalAction(f"bad choice {action.choice}")
+            self.orr().extra_choice = action.choice
+            return
+        if not isinstance(action, Dividend):
+            raise IllegalAction(f"cannot {action.type} now")
+        gm.pay_dividend(self.corp(), action.kind, self.orr())
+        self.pass_(game)
+
+    def skip(self, game: Game) -> None:
+        """Minors pay automatically; a major that did not run withholds."""
+        gm = g(game)
+        corp = self.corp()
+        revenue = sum(self.orr().routes_revenue.values())
+        kind = "half" if gm.is_minor(corp) and revenue > 0 else "withhold"
+        gm.pay_dividend(corp, kind, self.orr())
+        self.pass_(game)
+
+
+class IssueShares(OrStep):
+    """A major issues or redeems one share (RB 5.16)."""
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if not self.is_current(entity) or not gm.is_major(entity):
+            return ()
+        out: list[type[Action]] = []
+        price = gm.price(entity)
+        if gm.percent_of(POOL, entity) > 0 and gm.cash[entity] >= price:
+            out.append(BuyShares)
+        if gm.ipo_shares(entity) and gm.operating_history.get(entity, 0) >= 2 \
+                and gm.percent_of(POOL, entity) + 10 <= 50:
+            out.append(SellShares)
+        return (*out, Pass) if out else ()
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        corp = self.corp()
+        if isinstance(action, SellShares):
+            issue_shares(gm, corp, action.shares, action.share_price)
+        elif isinstance(action, BuyShares):
+            redeem_shares(gm, corp, action.shares, action.share_price)
+        elif not isinstance(action, Pass):
+            raise IllegalAction(f"cannot {action.type} now")
+        self.pass_(game)

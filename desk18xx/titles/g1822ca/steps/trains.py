@@ -1,0 +1,181 @@
+"""Buying trains, L→2 upgrades and the forced purchase with emergency money (RB 5.10, 5.15).
+
+18xx ``G1822::Step::BuyTrain`` over ``Engine::Step::BuyTrain``/``Train``:
+``EBUY_FROM_OTHERS = :never``, ``EBUY_CAN_TAKE_PLAYER_LOAN = :after_sell``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from desk18xx.engine.actions import Action, BuyTrain, Pass, SellShares
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.state import BANK, DEPOT, POOL, Train
+from desk18xx.titles.g1822ca import rules as R
+from desk18xx.titles.g1822ca.shares import sell_shares
+from desk18xx.titles.g1822ca.steps.base import OrStep, g
+
+if TYPE_CHECKING:
+    from desk18xx.engine.game import Game
+    from desk18xx.titles.g1822ca.game import G1822CA
+
+
+def depot_offer(gm: G1822CA) -> list[Train]:
+    """New trains on offer (first of each type available) and the discarded ones."""
+    out: list[Train] = []
+    up = gm.upcoming()
+    if up is not None:
+        out.append(up)
+    out.extend(t for t in gm.trains.values() if t.owner == POOL)
+    return out
+
+
+def min_depot_price(gm: G1822CA) -> int | None:
+    """Cheapest price of a depot or pool train (cheapest side of a double card)."""
+    prices = []
+    for t in depot_offer(gm):
+        if t.owner == DEPOT:
+            base = gm.train_base[t.id]
+            prices.append(min(v[1] for v in gm.train_variants[base].values()))
+        else:
+            prices.append(t.price)
+    return min(prices) if prices else None
+
+
+def other_trains(gm: G1822CA, corp: str) -> list[Train]:
+    """Trains of other companies (buyable from phase 3, RB 5.10.4).
+
+    18xx.games counts them at $1 when deciding whether the buy-train step
+    waits for the company, in every phase (``Depot#min_price``).
+    """
+    return [t for t in gm.trains.values() if t.owner in gm.corps and t.owner != corp
+            and t.buyable and t.name not in R.EXTRA_TRAINS]
+
+
+def must_buy_train(gm: G1822CA, corp: str) -> bool:
+    """A company without a (real) train must buy one while the depot has trains."""
+    return not gm.real_trains(corp) and bool(depot_offer(gm))
+
+
+def l_upgrade_price(gm: G1822CA) -> int:
+    """L→2 flip price (RB 5.10.3; $70 from phase 2 in the scenarios)."""
+    return gm.config.l_upgrade_cost_phase2 if gm.phase_num >= 2 else R.UPGRADE_COST_L_TO_2
+
+
+def can_buy_train(gm: G1822CA, corp: str) -> bool:
+    """18xx ``can_buy_train?``: room and cash for the cheapest offer, or an L to flip."""
+    room = len(gm.real_trains(corp)) < gm.train_limit(corp)
+    cash = gm.cash[corp]
+    prices = []
+    depot = min_depot_price(gm)
+    if depot is not None:
+        prices.append(depot)
+    if other_trains(gm, corp):
+        prices.append(1)
+    if room and prices and cash >= min(prices):
+        return True
+    has_l = any(t.name == "L" for t in gm.corp_trains(corp))
+    return has_l and cash >= l_upgrade_price(gm)
+
+
+class BuyTrainStep(OrStep):
+    """Buy trains (RB 5.10); forced purchase with director's money and loans (RB 5.15)."""
+
+    soft: ClassVar[bool] = True
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        corp = self.corp() if self.round.entities else None
+        if corp is None:
+            return ()
+        if entity == gm.president(corp) and must_buy_train(gm, corp) \
+                and gm.cash[corp] < (min_depot_price(gm) or 0):
+            return (SellShares,)
+        if entity != corp:
+            return ()
+        if must_buy_train(gm, corp):
+            return (BuyTrain,)
+        if can_buy_train(gm, corp):
+            return (BuyTrain, Pass)
+        return ()
+
+    def is_blocking(self, game: Game) -> bool:
+        return bool(self.legal(game, self.corp())) if self.round.entities else False
+
+    def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        corp = self.corp()
+        if isinstance(action, Pass):
+            if must_buy_train(gm, corp):
+                raise IllegalAction(f"{corp} must buy a train (RB 5.10.5)")
+            self.pass_(game)
+            return
+        if isinstance(action, SellShares):
+            player = action.entity
+            if gm.shares[action.shares[0]].corp == corp:
+                pct = sum(gm.shares[s].percent for s in action.shares)
+                if gm.percent_of(player, corp) - pct < max(
+                        gm.percent_of(p.id, corp) for p in gm.players if p.id != player):
+                    raise IllegalAction("the director may not lose the operating company")
+            sell_shares(gm, player, action.shares, action.share_price)
+            return
+        if not isinstance(action, BuyTrain):
+            raise IllegalAction(f"cannot {action.type} now")
+        self.buy(gm, corp, action)
+        if not can_buy_train(gm, corp):
+            self.pass_(game)
+
+    def buy(self, gm: G1822CA, corp: str, action: BuyTrain) -> None:
+        """Pay for and take one train."""
+        train = gm.take_train(action.train)
+        price = action.price
+        if action.exchange:
+            if train.owner != corp or train.name != "L":
+                raise IllegalAction(f"{corp} has no L-train {train.id} to flip")
+            gm.transfer(corp, BANK, price)
+            gm.set_variant(train, action.variant or "2")
+            if gm.phase_num == 1:
+                gm.train_bought(train, "2")
+            return
+        if train.owner == corp:
+            raise IllegalAction("a company cannot buy its own train")
+        source = train.owner
+        if source in gm.corps:
+            if not gm.has_status("can_buy_trains"):
+                raise IllegalAction("trains change hands between companies from phase 3")
+            if not train.buyable:
+                raise IllegalAction(f"{train.id} cannot be sold")
+            gm.transfer(corp, source, price)
+            gm.give_train(train, corp)
+            return
+        if source == DEPOT:
+            up = gm.upcoming()
+            if up is None or gm.train_base[up.id] != gm.train_base[train.id]:
+                if train.id not in [t.id for t in depot_offer(gm)]:
+                    raise IllegalAction(f"{train.id} is not on offer")
+        elif source != POOL:
+            raise IllegalAction(f"{train.id} is not for sale")
+        variant = action.variant
+        if variant == R.E_TRAIN and any(t.name == R.E_TRAIN for t in gm.corp_trains(corp)):
+            raise IllegalAction(f"{corp} may own only one E-train (RB 5.17.7)")
+        if variant and variant != train.name:
+            gm.set_variant(train, variant)
+        if gm.cash[corp] < price:
+            self.emergency(gm, corp, price)
+        gm.transfer(corp, BANK, price)
+        gm.give_train(train, corp)
+        if source == DEPOT:
+            gm.train_bought(train)
+            if train.name == "2":
+                gm.train_bought(train, "2")
+
+    def emergency(self, gm: G1822CA, corp: str, price: int) -> None:
+        """The director adds the shortfall, borrowing from the bank if he must (RB 5.15.6)."""
+        if not must_buy_train(gm, corp):
+            raise IllegalAction(f"{corp} cannot afford ${price}")
+        player = gm.president(corp)
+        assert player is not None
+        remaining = price - gm.cash[corp]
+        if gm.cash[player] < remaining:
+            gm.take_player_loan(player, remaining - gm.cash[player])
+        gm.transfer(player, corp, remaining)
