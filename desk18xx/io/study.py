@@ -11,7 +11,8 @@ Names, notes, marks and digests are outside the hash, like player notes.
 - `save_study` / `load_study`: the whole tree with notes.
 - `export_line`: one line as a plain game file (for hot-seat or PBEM).
 - `study_from_export`: a study from an 18xx.games export; actions that were
-  taken back in the recorded game become variations.
+  taken back in the recorded game become variations. Its header adds
+  `IMPORT_OPTIONS` so the game is played by 18xx.games' rules.
 - A plain game (either format) loads as a study too (`load_study`).
 """
 
@@ -19,10 +20,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from desk18xx.engine.game import GameSetup
 from desk18xx.engine.log import LogError, effective_actions
 from desk18xx.engine.variations import ROOT_ID, Node, TreeError, VariationTree, tree_from_log
 from desk18xx.io.import_18xxgames import ExportFormatError, load_export
@@ -35,6 +37,16 @@ from desk18xx.io.savefile import (
     load_save,
     save_game,
 )
+
+IMPORT_OPTIONS: Final = ("compat_18xxgames",)
+"""Options an imported game is played with: the rules as 18xx.games applies them
+(see ``desk18xx replay``), so the recorded game replays to its result."""
+
+
+def game_setup(header: SaveHeader) -> GameSetup:
+    """The engine's setup for a save header."""
+    return GameSetup(header.title, tuple((p.id, p.name) for p in header.players), header.seed,
+                     header.options, header.variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,12 +193,16 @@ def study_from_export(path: str | Path) -> tuple[SaveHeader, VariationTree]:
             [dict(a) for a in imported.actions]:
         raise ExportFormatError(str(path), "actions", "the study's main line differs from "
                                 "the game's live actions")
-    return SaveHeader.from_import(imported), tree
+    header = SaveHeader.from_import(imported)
+    extra = tuple(o for o in IMPORT_OPTIONS if o not in header.options)
+    return replace(header, options=header.options + extra), tree
 
 
 __all__ = [
+    "IMPORT_OPTIONS",
     "LoadedStudy",
     "export_line",
+    "game_setup",
     "load_study",
     "save_study",
     "study_from_export",
