@@ -29,9 +29,15 @@ class ReplayOutcome:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Command-line options."""
-    parser.add_argument("file", help="an 18xx.games export (.json)")
+    parser.add_argument("file", help="an 18xx.games export (.json) or a desk18xx save (.yaml)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 unless the recorded result and end reason are reached")
+
+
+def import_setup(imported: Any) -> GameSetup:
+    """The setup of an imported game; it plays by 18xx.games' rules (``compat_18xxgames``)."""
+    return GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                     imported.seed, tuple(imported.optional_rules) + ("compat_18xxgames",))
 
 
 def replay_export(path: str) -> tuple[Any, ReplayOutcome]:
@@ -41,8 +47,7 @@ def replay_export(path: str) -> tuple[Any, ReplayOutcome]:
 
     imported = load_export(path)
     title = find_title(imported.title)
-    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
-                      imported.seed, tuple(imported.optional_rules))
+    setup = import_setup(imported)
     game = title.new_game(setup)
     applied = 0
     for index, raw in enumerate(imported.actions):
@@ -59,6 +64,12 @@ def replay_export(path: str) -> tuple[Any, ReplayOutcome]:
 
 def run(args: argparse.Namespace) -> int:
     """Replay and report."""
+    from desk18xx.io.transfer import looks_like_export
+
+    if not looks_like_export(args.file):  # a desk18xx save (YAML)
+        from desk18xx.commands.verify import replay_save
+
+        return replay_save(args)
     imported, outcome = replay_export(args.file)
     game = outcome.game
     result = {} if game is None else {k: v for k, v in game.result().items()}

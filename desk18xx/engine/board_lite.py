@@ -38,6 +38,32 @@ class TileShape:
 
 
 _SHAPES: dict[tuple[int, int], TileShape] = {}
+_NEIGHBOURS: dict[int, dict[tuple[str, int], str | None]] = {}
+"""Per board definition: (hex, edge) -> neighbour on the board across a passable side."""
+
+
+def _neighbour_table(hexdefs: Mapping[str, HexDef]) -> dict[tuple[str, int], str | None]:
+    key = id(hexdefs)
+    table = _NEIGHBOURS.get(key)
+    if table is not None:
+        return table
+    table = {}
+    for hex_id, hd in hexdefs.items():
+        for edge in range(6):
+            other: str | None = neighbour_id(hex_id, edge)
+            if other not in hexdefs:
+                other = None
+            else:
+                assert other is not None
+                for b in hd.tile.borders:
+                    if b.edge == edge and b.type == "impassable":
+                        other = None
+                for b in hexdefs[other].tile.borders if other else ():
+                    if b.edge == opposite(edge) and b.type == "impassable":
+                        other = None
+            table[(hex_id, edge)] = other
+    _NEIGHBOURS[key] = table
+    return table
 
 
 def shape(tile: TileDef, rotation: int) -> TileShape:
@@ -122,6 +148,10 @@ class Board:
     """Tile copy id -> hex it lies on."""
     paid_borders: set[tuple[str, int]] = field(default_factory=set)
     blocked: set[str] = field(default_factory=set)
+    lays: int = 0
+    """Number of tiles laid (part of the reachability cache key)."""
+    _reach_cache: dict[str, tuple[object, tuple[set[tuple[str, int]], dict[str, set[int]]]]] = \
+        field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_hexes(cls, hexdefs: Mapping[str, HexDef], manifest: Mapping[str, ManifestTile]
@@ -142,7 +172,7 @@ class Board:
             self.hexdefs, self.manifest,
             {h: Placed(p.tile, p.tile_id, p.rotation, p.printed) for h, p in self.placed.items()},
             {h: [list(c) for c in cities] for h, cities in self.tokens.items()},
-            dict(self.used_tiles), set(self.paid_borders), set(self.blocked),
+            dict(self.used_tiles), set(self.paid_borders), set(self.blocked), self.lays,
         )
 
     # -- tiles ---------------------------------------------------------------------------
@@ -183,7 +213,11 @@ class Board:
         new_tokens: list[list[str | None]] = [[None] * max(1, tile.nodes[n].slots)
                                               for n in new_cities]
         for ni, found in enumerate(self._city_map(old, new)):
-            if found is None or ni >= len(old_tokens):
+            if ni >= len(old_tokens):
+                continue
+            if found is None:
+                if any(old_tokens[ni]):
+                    raise ValueError(f"{tile.name} on {hex_id} has no city for a token")
                 continue
             dest = new_tokens[found]
             for s in old_tokens[ni]:
@@ -200,6 +234,7 @@ class Board:
             self.used_tiles.pop(old.tile_id, None)
         self.used_tiles[tile_id] = hex_id
         self.placed[hex_id] = new
+        self.lays += 1
 
     @staticmethod
     def _city_map(old: Placed, new: Placed) -> list[int | None]:
@@ -270,40 +305,60 @@ class Board:
     # -- reachability --------------------------------------------------------------------
     def neighbour_enterable(self, hex_id: str, edge: int) -> tuple[str, int] | None:
         """The (hex, edge) entered by leaving ``hex_id`` across ``edge``, if track joins."""
-        for b in self.hexdefs[hex_id].tile.borders:
-            if b.edge == edge and b.type == "impassable":
-                return None
-        other = neighbour_id(hex_id, edge)
-        placed = self.placed.get(other)
-        if placed is None:
+        other = _neighbour_table(self.hexdefs)[(hex_id, edge)]
+        if other is None:
             return None
+        placed = self.placed[other]
         back = opposite(edge)
         if back not in placed.shape.exits:
             return None
         return other, back
 
-    def reach(self, corp: str) -> tuple[set[tuple[str, int]], dict[str, set[int]]]:
+    def reach(self, corp: str, friends: frozenset[str] = frozenset()
+              ) -> tuple[set[tuple[str, int]], dict[str, set[int]]]:
         """Nodes and hex edges reachable from ``corp``'s tokens.
 
         Returns:
             ``(nodes, edges)``: ``(hex, node index)`` pairs reachable, and per
             hex the edges from which it can be reached or left (18xx
-            ``connected_nodes``/``connected_hexes``).
+            ``connected_nodes``/``connected_hexes``).  Callers must not mutate them.
+            Tokens of ``friends`` never block (1867 card: merging minors).
         """
+        key = (self.lays, tuple(tuple(tuple(c) for c in cities)
+                                for cities in self.tokens.values() if cities))
+        cache_key = corp + "|" + ",".join(sorted(friends))
+        hit = self._reach_cache.get(cache_key)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        result = self._reach(corp, friends)
+        self._reach_cache[cache_key] = (key, result)
+        return result
+
+    def _reach(self, corp: str, friends: frozenset[str]
+               ) -> tuple[set[tuple[str, int]], dict[str, set[int]]]:
         nodes: set[tuple[str, int]] = set()
         edges: dict[str, set[int]] = {}
-        stack: list[tuple[str, int, bool]] = []  # (hex, index, is_node)
-        seen: set[tuple[str, int, bool]] = set()
+        table = _neighbour_table(self.hexdefs)
+        placed_map = self.placed
+        tokens = self.tokens
         starts = set(self._token_nodes(corp))
-        for hex_id, start_node in starts:
-            stack.append((hex_id, start_node, True))
+        stack: list[tuple[str, int, bool]] = [(h, n, True) for h, n in starts]
+        seen: set[tuple[str, int, bool]] = set()
+
+        def touch(hex_id: str, edge: int) -> str | None:
+            edges.setdefault(hex_id, set()).add(edge)
+            other = table[(hex_id, edge)]
+            if other is not None:
+                edges.setdefault(other, set()).add((edge + 3) % 6)
+            return other
+
         while stack:
             item = stack.pop()
             if item in seen:
                 continue
             seen.add(item)
             hex_id, idx, is_node = item
-            placed = self.placed[hex_id]
+            placed = placed_map[hex_id]
             sh = placed.shape
             if is_node:
                 nodes.add((hex_id, idx))
@@ -311,46 +366,35 @@ class Board:
                 if (hex_id, idx) not in starts:
                     if nd.kind is NodeKind.OFFBOARD:
                         continue
-                    if nd.kind is NodeKind.CITY and self.city_full_for(
-                            hex_id, placed.city_nodes.index(idx), corp):
-                        continue
-                for e in sh.node_edges[idx]:
-                    self._touch(edges, hex_id, e)
-                    nxt = self.neighbour_enterable(hex_id, e)
-                    if nxt is not None:
-                        stack.append((nxt[0], nxt[1], False))
+                    if nd.kind is NodeKind.CITY:
+                        slots = tokens[hex_id][placed.city_nodes.index(idx)]
+                        if corp not in slots and None not in slots and not (
+                                friends and any(x in friends for x in slots)):
+                            continue
+                out_edges = sh.node_edges[idx]
                 for m in sh.node_nodes[idx]:
                     stack.append((hex_id, m, True))
             else:
-                self._touch(edges, hex_id, idx)
+                touch(hex_id, idx)
                 for m in sh.edge_nodes.get(idx, ()):
                     stack.append((hex_id, m, True))
-                for g in sh.edge_edges.get(idx, ()):
-                    self._touch(edges, hex_id, g)
-                    nxt = self.neighbour_enterable(hex_id, g)
-                    if nxt is not None:
-                        stack.append((nxt[0], nxt[1], False))
+                out_edges = sh.edge_edges.get(idx, frozenset())
+            for e in out_edges:
+                other = touch(hex_id, e)
+                if other is not None and (e + 3) % 6 in placed_map[other].shape.exits:
+                    stack.append((other, (e + 3) % 6, False))
         return nodes, edges
 
     def _touch(self, edges: dict[str, set[int]], hex_id: str, edge: int) -> None:
         """Mark ``edge`` of ``hex_id`` and the facing edge of its neighbour as connected."""
         edges.setdefault(hex_id, set()).add(edge)
-        if self.passable(hex_id, edge):
-            other = neighbour_id(hex_id, edge)
+        other = _neighbour_table(self.hexdefs)[(hex_id, edge)]
+        if other is not None:
             edges.setdefault(other, set()).add(opposite(edge))
 
     def passable(self, hex_id: str, edge: int) -> bool:
         """A neighbour exists across ``edge`` and no impassable border separates them."""
-        other = neighbour_id(hex_id, edge)
-        if other not in self.placed:
-            return False
-        for b in self.hexdefs[hex_id].tile.borders:
-            if b.edge == edge and b.type == "impassable":
-                return False
-        for b in self.hexdefs[other].tile.borders:
-            if b.edge == opposite(edge) and b.type == "impassable":
-                return False
-        return True
+        return _neighbour_table(self.hexdefs)[(hex_id, edge)] is not None
 
     def token_hex_edges(self, corp: str) -> dict[str, set[int]]:
         """Every passable edge of each hex where ``corp`` has a token (18xx graph)."""

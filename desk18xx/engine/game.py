@@ -79,6 +79,7 @@ class Game:
         self.companies: dict[str, Company] = {}
         self.corps: dict[str, Corporation] = {}
         self.shares: dict[str, Share] = {}
+        self._share_index: tuple[int, dict[str, list[Share]], dict[str, Share]] | None = None
         self.trains: dict[str, Train] = {}
         self.depot: list[str] = []
         """Train ids not yet sold, in order (the next new train first)."""
@@ -156,11 +157,22 @@ class Game:
     # -- shares --------------------------------------------------------------------------
     def shares_of(self, holder: str, corp: str) -> list[Share]:
         """Certificates of ``corp`` held by ``holder``, in certificate order."""
-        return [s for s in self.shares.values() if s.corp == corp and s.owner == holder]
+        return [s for s in self.shares_of_corp(corp) if s.owner == holder]
+
+    def shares_of_corp(self, corp: str) -> list[Share]:
+        """All certificates of ``corp`` (index rebuilt when certificates are added/removed)."""
+        index = self._share_index
+        if index is None or index[0] != len(self.shares) or index[2] is not self.shares:
+            by_corp: dict[str, list[Share]] = {}
+            for s in self.shares.values():
+                by_corp.setdefault(s.corp, []).append(s)
+            index = (len(self.shares), by_corp, self.shares)
+            self._share_index = index
+        return index[1].get(corp, [])
 
     def percent_of(self, holder: str, corp: str) -> int:
         """Percent of ``corp`` held by ``holder``."""
-        return sum(s.percent for s in self.shares.values() if s.corp == corp and s.owner == holder)
+        return sum(s.percent for s in self.shares_of_corp(corp) if s.owner == holder)
 
     def president(self, corp: str) -> str | None:
         """Holder of the president's certificate (the owner)."""
@@ -315,6 +327,14 @@ class Game:
     def result(self) -> dict[str, int]:
         """Player id -> value."""
         return {p.id: self.player_value(p.id) for p in self.players}
+
+    def legal_moves(self, rng: Any) -> list[Action]:
+        """Concrete legal actions for whoever acts now (title; used by playouts)."""
+        return []
+
+    def title_violations(self) -> list[str]:
+        """Title-specific invariant failures (title)."""
+        return []
 
     # -- queries for a UI ----------------------------------------------------------------
     def legal_actions(self) -> LegalActions:

@@ -42,4 +42,5 @@ def violations(game: Game, total_money: int) -> list[str]:
             if comp in seen:
                 out.append(f"private {comp} held twice")
             seen[comp] = cid
+    out.extend(game.title_violations())
     return out

@@ -24,7 +24,7 @@ def test_1867_fixture_replays_to_recorded_result(path: Path) -> None:
     imported = load_export(path)
     game = find_title(imported.title).new_game(GameSetup(
         imported.title, tuple((p.id, p.name) for p in imported.players), imported.seed,
-        tuple(imported.optional_rules)))
+        tuple(imported.optional_rules) + ("compat_18xxgames",)))
     money = game.total_money()
     for index, raw in enumerate(imported.actions):
         game.process(action_from_dict(raw))

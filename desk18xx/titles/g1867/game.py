@@ -40,16 +40,20 @@ class G1867(Game):
 
     def __init__(self, setup: GameSetup, config: RulesConfig | None = None) -> None:
         super().__init__(setup)
-        self.config = config or RulesConfig(grid_market="grid_market" in setup.options)
+        self.config = config or RulesConfig(
+            grid_market="grid_market" in setup.options,
+            compat_18xxgames="compat_18xxgames" in setup.options)
         n = len(self.players)
-        if n not in R.STARTING_CASH:
-            raise IllegalAction(f"1867 is for 2-6 players, not {n}")
+        low = 2 if self.config.compat_18xxgames else 3  # card: 3-6 players
+        if not low <= n <= 6:
+            raise IllegalAction(f"1867 is for {low}-6 players, not {n}")
         self.cash[BANK] = R.BANK_CASH
         for p in self.players:
             self.transfer(BANK, p.id, R.STARTING_CASH[n])
         self.cert_limit = R.CERT_LIMIT[n]
         self.bank_broken = False
         self.loans_left = R.LOAN_COUNT
+        self.loans_cancelled = 0
         self.interest: dict[str, int] = {}
         self.trainless_major: list[str] = []
         self.trainless_nationalization = False
@@ -131,6 +135,7 @@ class G1867(Game):
         for i, pct in enumerate(pcts):
             sid = f"{cid}_{i}"
             self.shares[sid] = Share(sid, cid, pct, i == 0, cid)
+        self._share_index = None
 
     def _setup_two_players(self) -> None:
         """18xx.games only: 2-player game (rules/1867.md §14)."""
@@ -180,7 +185,13 @@ class G1867(Game):
 
     def crowded_corps(self) -> list[str]:
         """Corporations over the train limit, in game order."""
-        return [c for c in self.live_corps() if len(self.corps[c].trains) > self.train_limit(c)]
+        out = []
+        for cid, corp in self.corps.items():
+            if corp.trains and not corp.closed and corp.kind is not CorpKind.NATIONAL:
+                limit = self.phase.train_limit["minor" if corp.is_minor else "major"]
+                if len(corp.trains) > limit:
+                    out.append(cid)
+        return out
 
     def live_corps(self) -> list[str]:
         """Floated corporations and startable ones, in definition order (18xx ``@corporations``)."""
@@ -299,6 +310,18 @@ class G1867(Game):
         slots[index] = cid
         token.hex, token.city = hex_id, city
 
+    def resync_tokens(self, hex_id: str) -> None:
+        """After an upgrade, point every token on ``hex_id`` at the city it moved to."""
+        assert self.board is not None
+        for cid, corp in self.corps.items():
+            mine = [t for t in corp.tokens if t.hex == hex_id]
+            if not mine:
+                continue
+            spots = [ci for ci, slots in enumerate(self.board.tokens[hex_id])
+                     for s in slots if s == cid]
+            for token, ci in zip(mine, spots, strict=False):
+                token.city = ci
+
     def token_distance_cost(self, cid: str, hex_id: str, token: Token) -> int:
         """1867 card: "$20 / $40 per hex ... as the crow flies" from the nearest token."""
         corp = self.corps[cid]
@@ -374,9 +397,17 @@ class G1867(Game):
                 t.rusted = True
 
     def export_train(self) -> None:
-        """1867 card: "After every OR ... it exports the next train" (18xx ``export!``)."""
+        """Card: "it exports the cheapest train in the bank"; 18xx.games: the next new
+        train (``export!``), never a pool train."""
         train = self.next_depot_train()
+        if not self.config.compat_18xxgames:
+            offered = sorted(self.depot_trains(), key=lambda t: (t.price, t.owner != DEPOT))
+            train = offered[0] if offered else None
         if train is None:
+            return
+        if train.owner == POOL:
+            train.owner = "exported"
+            self.export_count += 1
             return
         self.remove_from_depot(train.id)
         train.owner = "exported"
@@ -422,7 +453,9 @@ class G1867(Game):
             self.corps[NATIONAL].companies.append(company.id)
 
     def event_minors_nationalized(self) -> None:
-        """First 8: every minor is nationalised."""
+        """First 8: every minor is nationalised; card: the CN "tokens Montreal"."""
+        if not self.config.compat_18xxgames:
+            self._cn_tokens_montreal()
         minors = [c for c in self.live_corps() if self.is_minor(c)]
         minors.sort(key=lambda c: self.market.order_key(c, c) if c in self.market.where
                     else (0, 0, 0, 0, c))
@@ -459,6 +492,9 @@ class G1867(Game):
             self.repay_loan(cid)
         self.move_price(cid, "left")
         self.move_price(cid, "left", 2 * corp.loans)
+        # unpaid loans are cancelled and leave the game (18xx: the loan objects vanish)
+        self.loans_cancelled += corp.loans
+        corp.loans = 0
         self.transfer(cid, BANK, self.cash[cid])
         per_share = self.price(cid)
         for p in self.players:
@@ -528,6 +564,7 @@ class G1867(Game):
         corp.companies = []
         for sid in [s.id for s in self.shares.values() if s.corp == cid]:
             del self.shares[sid]
+        self._share_index = None
         self.market.remove(cid)
         corp.closed = True
         corp.floated = False
@@ -558,10 +595,26 @@ class G1867(Game):
         order = [c for c, _ in R.MAJORS] + [c for c, _ in R.MINORS] + [NATIONAL]
         return order.index(cid)
 
+    def _cn_tokens_montreal(self) -> None:
+        """Card: at the first 8 the CN places its reserved token in Montreal (room allowing)."""
+        assert self.board is not None
+        if "L12" not in self.national_reservations:
+            return
+        if any(NATIONAL in slots for slots in self.board.tokens["L12"]):
+            self.national_reservations.remove("L12")
+            return
+        token = self.corps[NATIONAL].next_token()
+        for ci, slots in enumerate(self.board.tokens["L12"]):
+            if token is not None and None in slots:
+                slots[slots.index(None)] = NATIONAL
+                token.hex, token.city = "L12", ci
+                self.national_reservations.remove("L12")
+                return
+
     def place_639_token(self, hex_id: str) -> None:
         """The CN's reserved Montreal token goes on grey tile 639 (18xx ``place_639_token``)."""
         assert self.board is not None
-        if not self.national_reservations:
+        if not self.national_reservations or not self.config.compat_18xxgames:
             return
         if any(NATIONAL in slots for slots in self.board.tokens[hex_id]):
             return
@@ -727,3 +780,47 @@ class G1867(Game):
         """Kind of a node on the current tile."""
         assert self.board is not None
         return self.board.placed[hex_id].tile.nodes[node].kind
+
+    # -- playouts and checks -------------------------------------------------------------
+    def legal_moves(self, rng: Any) -> list[Any]:
+        """Concrete legal actions for the entity that acts now (sampled where large)."""
+        from desk18xx.titles.g1867.moves import candidate_moves
+
+        return list(candidate_moves(self, rng))
+
+    def title_violations(self) -> list[str]:
+        """1867-specific invariants: loans, tiles, holdings, pool, train limits."""
+        out: list[str] = []
+        loans = sum(c.loans for c in self.corps.values())
+        if loans + self.loans_left + self.loans_cancelled != R.LOAN_COUNT:
+            out.append(f"{loans} loans out, {self.loans_left} left and "
+                       f"{self.loans_cancelled} cancelled, not {R.LOAN_COUNT}")
+        for cid, corp in self.corps.items():
+            if corp.loans > (5 if corp.kind is CorpKind.MAJOR else 2) and \
+                    corp.kind is not CorpKind.NATIONAL:
+                out.append(f"{cid} has {corp.loans} loans")
+        assert self.board is not None
+        used: dict[str, int] = {}
+        for tid in self.board.used_tiles:
+            name = tid.rpartition("-")[0]
+            used[name] = used.get(name, 0) + 1
+        for name, n in used.items():
+            count = self.board.manifest[name].count
+            if count is not None and n > count:
+                out.append(f"{n} tiles {name} on the map, only {count} exist")
+        for cid in self.live_corps():
+            if not self.is_major(cid):
+                continue
+            if self.percent_of(POOL, cid) > R.MARKET_SHARE_LIMIT:
+                out.append(f"the pool holds {self.percent_of(POOL, cid)}% of {cid}")
+        pending_discard = self.round is not None and any(
+            type(s).__name__ == "DiscardTrains" and s.is_active(self) for s in self.round.steps)
+        if not pending_discard:
+            for cid in self.live_corps():
+                if len(self.corps[cid].trains) > self.train_limit(cid):
+                    out.append(f"{cid} has {len(self.corps[cid].trains)} trains")
+        for company in self.companies.values():
+            owner = company.owner
+            if owner in self.corps and company.id not in self.corps[owner].companies:
+                out.append(f"{company.id} owner mismatch")
+        return out

@@ -36,9 +36,11 @@ class RulesConfig:
 
     grid_market: bool = False
     """Optional rule "Grid Stock Market" (card: "Choose market")."""
-    compat_18xxgames: bool = True
-    """Follow 18xx.games where it differs from the card (rules/1867.md §16).
-    FIXME: only the 18xx.games behaviour is implemented so far."""
+    compat_18xxgames: bool = False
+    """Follow 18xx.games where it differs from the card (rules/1867.md §16,
+    docs/rules-notes.md): 2 players, an upgrade as the second tile, export of the
+    next new train, the CN's Montreal token on tile 639, merge connectivity by each
+    minor's own graph.  Games imported from 18xx.games set it."""
 
 
 # name, distance, price, count (None = unlimited), rusts_on, events, multiplier, available_on

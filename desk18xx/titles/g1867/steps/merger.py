@@ -290,8 +290,10 @@ class MergeStep(Step):
             owners[gm.owner(c)] = owners.get(gm.owner(c), 0) + 1
         at_limit = {o for o, n in owners.items() if n >= LIMIT_OWNED_BY_ONE}
         out: list[str] = []
+        # card: "their own tokens never block"; 18xx.games: each member's normal graph
+        friends = frozenset() if gm.config.compat_18xxgames else frozenset(group)
         for corp in group:
-            nodes, _e = gm.board.reach(corp)
+            nodes, _e = gm.board.reach(corp, friends)
             for h, node in nodes:
                 placed = gm.board.placed[h]
                 if node not in placed.city_nodes:

@@ -23,7 +23,7 @@ from desk18xx.engine.actions import (
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK, DEPOT, POOL, CorpKind
-from desk18xx.engine.tiledef import COLOR_ORDER, Color, TileDef
+from desk18xx.engine.tiledef import COLOR_ORDER, Color, NodeKind, TileDef
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.revenue import check_routes
 from desk18xx.titles.g1867.steps.stock import g
@@ -117,6 +117,7 @@ class Track(Step):
     """Two lays, at most one an upgrade, the second $20 (card: "OR Lay track")."""
 
     def setup(self, game: Game) -> None:
+        self.compat = g(game).config.compat_18xxgames
         self.laid = 0
         self.upgraded = False
         self.laid_hexes: list[str] = []
@@ -125,7 +126,8 @@ class Track(Step):
         """Edges of each hex the company's network reaches (18xx ``connected_hexes``)."""
         board = g(game).board
         assert board is not None
-        _nodes, edges = board.reach(entity)
+        _nodes, reached = board.reach(entity)
+        edges = {h: set(es) for h, es in reached.items()}
         for h, es in board.token_hex_edges(entity).items():
             edges.setdefault(h, set()).update(es)
         return edges
@@ -135,8 +137,9 @@ class Track(Step):
         if self.laid == 0:
             return (True, True, 0)
         if self.laid == 1:
+            # card: "plus one more yellow for $20";
             # 18xx.games: {lay: true, upgrade: :not_if_upgraded, cost: 20}
-            return (True, not self.upgraded, 20)
+            return (True, not self.upgraded and self.compat, 20)
         return None
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
@@ -161,7 +164,8 @@ class Track(Step):
                 raise IllegalAction(f"{action.type} is not a tile lay")
 
     def check_lay(self, game: Game, entity: str, hex_id: str, tile_id: str, rotation: int,
-                  max_exits: bool = True) -> tuple[TileDef, int]:
+                  max_exits: bool = True, edges: dict[str, set[int]] | None = None
+                  ) -> tuple[TileDef, int]:
         """Validate a lay without changing anything; return the tile and its cost.
 
         Raises:
@@ -196,10 +200,12 @@ class Track(Step):
             raise IllegalAction(f"{hex_id} cannot be upgraded")
         if COLOR_ORDER.index(tile.color) != COLOR_ORDER.index(old.tile.color) + 1:
             raise IllegalAction(f"{old.tile.name} does not upgrade to {tile.name}")
-        self._check_shape(game, hex_id, tile, rotation, entity)
+        if edges is None:
+            edges = self.connected_edges(game, entity)
+        self._check_shape(game, hex_id, tile, rotation, entity, edges)
         if max_exits and old.tile.cities:
             # card: "When upgrading a city to brown, use a 6 exit tile if possible"
-            best = self._max_exits(game, entity, hex_id, tile.color)
+            best = self._max_exits(game, entity, hex_id, tile.color, edges)
             if len(tile.exits) < best:
                 raise IllegalAction(f"use a tile with {best} exits on {hex_id}")
         cost = sum(u.cost for u in old.tile.upgrades) + lay[2]
@@ -208,9 +214,17 @@ class Track(Step):
             raise IllegalAction(f"{entity} cannot pay ${cost} for this tile")
         return tile, cost
 
-    def _max_exits(self, game: Game, entity: str, hex_id: str, color: Color) -> int:
+    def _max_exits(self, game: Game, entity: str, hex_id: str, color: Color,
+                   edges: dict[str, set[int]]) -> int:
         board = g(game).board
         assert board is not None
+        old = board.placed[hex_id].tile
+        same = [e.tile for n, e in board.manifest.items()
+                if e.tile.color is color and len(e.tile.cities) == len(old.cities)
+                and board.free_copy(n) is not None]
+        widest = max((len(t.exits) for t in same), default=0)
+        if all(len(t.exits) == widest for t in same):
+            return widest  # every candidate has the same number of exits
         best = 0
         for name, entry in board.manifest.items():
             if entry.tile.color is not color or len(entry.tile.exits) <= best:
@@ -220,7 +234,8 @@ class Track(Step):
                 continue
             for rot in range(6):
                 try:
-                    self.check_lay(game, entity, hex_id, copy, rot, max_exits=False)
+                    self.check_lay(game, entity, hex_id, copy, rot, max_exits=False,
+                                   edges=edges)
                 except IllegalAction:
                     continue
                 best = len(entry.tile.exits)
@@ -241,6 +256,7 @@ class Track(Step):
         if cost:
             game.transfer(action.entity, BANK, cost)
         board.lay(hex_id, tile, action.tile, action.rotation)
+        gm.resync_tokens(hex_id)
         if upgrade:
             self.upgraded = True
         self.laid += 1
@@ -249,7 +265,7 @@ class Track(Step):
             gm.place_639_token(hex_id)
 
     def _check_shape(self, game: Game, hex_id: str, tile: Any, rotation: int,
-                     entity: str) -> None:
+                     entity: str, reach: dict[str, set[int]]) -> None:
         gm = g(game)
         board = gm.board
         assert board is not None
@@ -257,7 +273,6 @@ class Track(Step):
 
         old = board.placed[hex_id]
         new_shape = shape(tile, rotation)
-        reach = self.connected_edges(game, entity)
         if not new_shape.exits & reach.get(hex_id, set()):
             raise IllegalAction(f"{entity} cannot reach {hex_id} with that tile")
         if not old.shape.exits <= new_shape.exits:
@@ -274,6 +289,17 @@ class Track(Step):
         if len(old.tile.towns) != len(tile.towns) or (
                 bool(old.tile.cities) != bool(tile.cities)):
             raise IllegalAction(f"{tile.name} does not match the stops of {hex_id}")
+        # every old connected city keeps exactly one new city (18xx legal_tile_rotation?)
+        osh = old.shape
+        old_ct = [osh.node_edges[i] for i, n in enumerate(old.tile.nodes)
+                  if n.kind in (NodeKind.CITY, NodeKind.TOWN) and osh.node_edges[i]]
+        new_ct = [new_shape.node_edges[i] for i, n in enumerate(tile.nodes)
+                  if n.kind in (NodeKind.CITY, NodeKind.TOWN) and new_shape.node_edges[i]]
+        for oc in old_ct:
+            matches = sum(1 for nc in new_ct if oc <= nc)
+            if matches == 0 or (len(tile.cities) > 1 and len(old.tile.cities) > 1
+                                and matches != 1):
+                raise IllegalAction(f"{tile.name} does not keep the stations of {hex_id}")
         for stub in hd.tile.stubs:
             if stub not in new_shape.exits:
                 raise IllegalAction(f"the yellow triangle of {hex_id} must be joined")
@@ -288,8 +314,8 @@ class Track(Step):
                                     "an impassable border")
         for e in new_shape.exits - old.shape.exits:
             other = neighbour_id(hex_id, e)
-            oc = board.placed[other].tile.color
-            if oc in (Color.GRAY, Color.RED, Color.BLUE) and not board.neighbour_enterable(
+            other_color = board.placed[other].tile.color
+            if other_color in (Color.GRAY, Color.RED, Color.BLUE) and not board.neighbour_enterable(
                     hex_id, e):
                 raise IllegalAction(f"track of {tile.name} runs into {other}")
 

@@ -6,7 +6,7 @@ Card: "SR Buy/sell shares", "SR Minors", "SR Majors"; 18xx
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from desk18xx.engine.actions import (
     Action,
@@ -32,11 +32,8 @@ if TYPE_CHECKING:
 
 
 def g(game: Game) -> G1867:
-    """The game as a 1867 game."""
-    from desk18xx.titles.g1867.game import G1867
-
-    assert isinstance(game, G1867)
-    return game
+    """The game as a 1867 game (steps of this title only run in 1867 games)."""
+    return cast("G1867", game)
 
 
 class MajorTrainless(Step):

@@ -1,0 +1,54 @@
+"""Time full replays of the 1867 fixtures (every route validated and re-priced).
+
+Run: ``.venv/bin/python benchmarks/replay.py [--repeat N]``.  Prints per fixture
+the live action count and the best wall time of a replay (game creation plus
+all actions; loading the export is excluded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from desk18xx.engine.actions import action_from_dict
+from desk18xx.engine.game import GameSetup
+from desk18xx.io.import_18xxgames import load_export
+from desk18xx.titles import find_title
+
+FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "18xx.games"
+
+
+def bench(path: Path, repeat: int) -> dict[str, object]:
+    """Best-of-``repeat`` replay time of one export."""
+    imported = load_export(path)
+    actions = [action_from_dict(raw) for raw in imported.actions]
+    title = find_title(imported.title)
+    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                      imported.seed, tuple(imported.optional_rules) + ("compat_18xxgames",))
+    title.new_game(setup)  # warm caches (tile data, shapes)
+    best = float("inf")
+    ok = False
+    for _ in range(repeat):
+        start = time.perf_counter()
+        game = title.new_game(setup)
+        for action in actions:
+            game.process(action)
+        best = min(best, time.perf_counter() - start)
+        ok = game.result() == {str(k): v for k, v in (imported.result or {}).items()}
+    return {"fixture": path.name, "actions": len(actions), "seconds": round(best, 4),
+            "result_ok": ok}
+
+
+def main() -> None:
+    """Benchmark every 1867 fixture."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    for path in sorted((FIXTURES / "1867").glob("*.json")):
+        print(json.dumps(bench(path, args.repeat)))
+
+
+if __name__ == "__main__":
+    main()

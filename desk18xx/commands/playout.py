@@ -1,0 +1,106 @@
+"""``desk18xx playout``: random legal games to the end, checking invariants after every action.
+
+Generic over titles: a title's game offers ``legal_moves(rng)`` and
+``title_violations()``.  Exits non-zero on an exception, an illegal generated
+move, a broken invariant or a game that does not finish, printing the seed and
+the action index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass
+
+from desk18xx.engine.actions import Pass
+from desk18xx.engine.game import Game, GameSetup
+from desk18xx.engine.invariants import violations
+
+DEFAULT_CAP = 4000
+LONG_CAP = 100_000
+
+
+@dataclass
+class PlayoutResult:
+    """One finished (or failed) random game."""
+
+    seed: int
+    players: int
+    actions: int
+    finished: bool
+    end_reason: str | None
+    error: str | None = None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Command-line options."""
+    parser.add_argument("--title", default="1867")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats (default: random within the title's range)")
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", action="append", default=[],
+                        help="optional rule, e.g. grid_market (repeatable)")
+    parser.add_argument("--long", action="store_true",
+                        help=f"allow up to {LONG_CAP} actions per game (default {DEFAULT_CAP})")
+
+
+def play_one(title_id: str, seed: int, players: int | None, options: tuple[str, ...],
+             cap: int = DEFAULT_CAP, pass_weight: float = 0.25) -> PlayoutResult:
+    """Play one random game; never raises."""
+    from desk18xx.titles import find_title
+
+    title = find_title(title_id)
+    rng = random.Random(seed)
+    n = players or rng.randint(max(3, title.min_players), title.max_players)
+    setup = GameSetup(title.id, tuple((str(i + 1), f"Player {i + 1}") for i in range(n)),
+                      seed, options)
+    index = 0
+    try:
+        game: Game = title.new_game(setup)
+        money = game.total_money()
+        while not game.finished and index < cap:
+            moves = game.legal_moves(rng)
+            if not moves:
+                la = game.legal_actions()
+                return PlayoutResult(seed, n, index, False, None,
+                                     f"no legal move for {la.entity} in {la.step}")
+            passes = [m for m in moves if isinstance(m, Pass)]
+            others = [m for m in moves if not isinstance(m, Pass)]
+            if others and (not passes or rng.random() > pass_weight):
+                move = rng.choice(others)
+            else:
+                move = rng.choice(passes or moves)
+            game.process(move)
+            index += 1
+            problems = violations(game, money)
+            if problems:
+                return PlayoutResult(seed, n, index, False, None,
+                                     f"after {move.type} by {move.entity}: {problems}")
+        if not game.finished:
+            return PlayoutResult(seed, n, index, False, None, f"not finished after {cap}")
+        return PlayoutResult(seed, n, index, True, game.end_reason)
+    except Exception as exc:  # noqa: BLE001 - a playout reports every failure
+        return PlayoutResult(seed, n, index, False, None, f"{type(exc).__name__}: {exc}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play ``--games`` games and print one JSON line each."""
+    status = 0
+    start = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        res = play_one(args.title, seed, args.players, tuple(args.option),
+                       LONG_CAP if args.long else DEFAULT_CAP)
+        print(json.dumps({"seed": res.seed, "players": res.players, "actions": res.actions,
+                          "finished": res.finished, "end_reason": res.end_reason,
+                          **({"error": res.error} if res.error else {})}))
+        if res.error:
+            print(f"playout failed: seed {res.seed}, action index {res.actions}: {res.error}",
+                  file=sys.stderr)
+            status = 1
+    print(f"{args.games} games in {time.perf_counter() - start:.1f}s", file=sys.stderr)
+    return status
