@@ -11,6 +11,7 @@ import math
 import os
 from typing import TYPE_CHECKING
 
+from desk18xx.engine.actions import Action
 from desk18xx.engine.data import TitleData, load_title
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup, PhaseDef
@@ -54,7 +55,14 @@ class G1822CA(Game):
     title_id = "1822CA"
 
     def __init__(self, setup: GameSetup, config: RulesConfig | None = None) -> None:
+        clash = {str(n) for n in range(1, 31)}
+        self.player_alias: dict[str, str] = {
+            pid: (f"player:{pid}" if pid in clash else pid) for pid, _name in setup.players}
+        """Export player id -> our holder id (hotseat ids ``1``-``30`` clash with minors)."""
+        self.player_unalias = {v: k for k, v in self.player_alias.items()}
         super().__init__(setup)
+        for p in self.players:
+            p.id = self.player_alias[p.id]
         self.bank_broke = False
         title = normalize_title(setup.title)
         self.title_id = title
@@ -519,6 +527,24 @@ class G1822CA(Game):
         return timing == "current_or" or (timing == "full_or"
                                           and round_num == self.operating_rounds)
 
+    def process(self, action: Action) -> None:
+        """Apply an action, renaming clashing player ids (see ``player_alias``)."""
+        super().process(self._alias(action))
+
+    def _alias(self, action: Action) -> Action:
+        autos = tuple(self._alias(a) for a in action.auto_actions)
+        entity = action.entity
+        if action.entity_type == "player":
+            entity = self.player_alias.get(entity, entity)
+        if entity == action.entity and autos == action.auto_actions:
+            return action
+        return dataclasses.replace(action, entity=entity, auto_actions=autos)
+
+    def result(self) -> dict[str, int]:
+        """Export player id -> final value."""
+        return {self.player_unalias.get(p.id, p.id): self.player_value(p.id)
+                for p in self.players}
+
     def player_value(self, pid: str) -> int:
         """Cash + shares at market + companies at face − debt (+ tax haven) (RB 8)."""
         value = self.cash[pid] - self.debt[pid]
@@ -613,9 +639,9 @@ class G1822CA(Game):
                             and self._open_home_cities(hex_id, corp) != [d.home_city]):
             orr.pending_tokens.append((corp, (hex_id,), c.tokens[0].price))
             return
-        city = d.home_city
+        city = next((i for i, r in enumerate(st.reserved) if corp in r), None)
         if city is None:
-            city = next((i for i, r in enumerate(st.reserved) if corp in r), 0)
+            city = d.home_city if d.home_city is not None else 0
         self.place_token(corp, hex_id, city, 0, cheater=True)
         if corp == self.rules.two_home_corporation and d.destination is not None:
             self.place_destination(corp, d.destination.hex, None)
@@ -670,6 +696,26 @@ class G1822CA(Game):
         self.map.place_token(hex_id, city, corp, kind="destination", cheater=True)
         self.destinated.add(corp)
         self.destination_at[corp] = (hex_id, city)
+
+    def winnipeg_token_open(self, corp: str, company: str) -> bool:
+        """P10 can be used by ``corp`` now (owned, open, an exchange token left)."""
+        c = self.companies.get(R.WINNIPEG_TOKEN)
+        return (company == R.WINNIPEG_TOKEN and c is not None and not c.closed
+                and c.owner == corp and self.exchange_tokens.get(corp, 0) > 0)
+
+    def winnipeg_token(self, corp: str, city_id: str, slot: int | None) -> None:
+        """P10: an exchange token into a Winnipeg city, free, extra slot if full."""
+        hex_id, city = self.map.parse_city_id(city_id)
+        if hex_id != "N16":
+            raise IllegalAction("P10 places its token in Winnipeg (N16)")
+        st = self.map.hex(hex_id)
+        if any(t is not None and t.corp == corp for t in st.tokens[city]):
+            raise IllegalAction(f"{corp} already has a token in that city")
+        self.exchange_tokens[corp] -= 1
+        tok = Token(0, hex_id, city)
+        self.corps[corp].tokens.append(tok)
+        self.map.place_token(hex_id, city, corp, slot=slot, cheater=True)
+        self.close_company(R.WINNIPEG_TOKEN)
 
     def token_swap_choices(self, corp: str) -> list[str]:
         """P28 choices open to ``corp`` now (18xx ``company_choices_chpr``)."""

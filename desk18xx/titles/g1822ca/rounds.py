@@ -24,6 +24,7 @@ from desk18xx.titles.g1822ca.steps.operating import (
     IssueShares,
     PendingToken,
     RouteStep,
+    SpecialToken,
     SpecialTrack,
     TokenStep,
     TrackStep,
@@ -38,7 +39,7 @@ STOCK_ROUND: tuple[type[Step], ...] = (DiscardTrain, BuySellParShares)
 CHOICES_ROUND: tuple[type[Step], ...] = (ChooseDouble,)
 OPERATING_ROUND: tuple[type[Step], ...] = (
     DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, AssignSawmill,
-    SpecialTrack, TrackStep, PendingToken, DestinationToken, TokenStep, RouteStep,
+    SpecialTrack, SpecialToken, TrackStep, PendingToken, DestinationToken, TokenStep, RouteStep,
     DividendStep, BuyTrainStep, MinorAcquisition, AcquisitionTrack, PendingToken,
     IssueShares,
 )

@@ -13,7 +13,7 @@ SEED = 337421161
 
 
 def new_game(players: int = 4, title: str = "1822CA") -> G1822CA:
-    ids = tuple((str(i), f"P{i}") for i in range(players))
+    ids = tuple((str(100 + i), f"P{i}") for i in range(players))
     return G1822CA(GameSetup(title, ids, SEED))
 
 
@@ -27,33 +27,33 @@ def test_first_boxes_follow_the_seeded_stacks() -> None:
 def test_bid_rules_minimum_steps_and_commitment() -> None:
     g = new_game()
     with pytest.raises(IllegalAction):
-        g.process(Bid("0", company="M6", price=95))
+        g.process(Bid("100", company="M6", price=95))
     with pytest.raises(IllegalAction):
-        g.process(Bid("0", company="M6", price=102))
-    g.process(Bid("0", company="M6", price=500))
-    assert g.boxes.committed_cash("0") == 500
+        g.process(Bid("100", company="M6", price=102))
+    g.process(Bid("100", company="M6", price=500))
+    assert g.boxes.committed_cash("100") == 500
     with pytest.raises(IllegalAction):
-        g.process(Bid("0", company="M22", price=100))
+        g.process(Bid("100", company="M22", price=100))
     with pytest.raises(IllegalAction):
-        g.process(Bid("0", company="M9", price=100))
+        g.process(Bid("100", company="M9", price=100))
 
 
 def test_three_bids_end_the_turn() -> None:
     g = new_game()
     for company in ("P1", "P6", "P20"):
-        g.process(Bid("0", company=company, price=0))
+        g.process(Bid("100", company=company, price=0))
     assert g.round is not None
-    assert g.round.current_entity(g) == "1"
+    assert g.round.current_entity(g) == "101"
 
 
 def test_unbid_first_minor_closes_and_removes_a_train() -> None:
     g = new_game()
-    g.process(Bid("0", company="M22", price=120))
-    for pid in ("0", "1", "2", "3", "0"):
+    g.process(Bid("100", company="M22", price=120))
+    for pid in ("100", "101", "102", "103", "100"):
         g.process(Pass(pid))
     # M22 floated (phase 1: $50 price, $100 treasury); M6 had no bid: closed, train removed
     assert g.corps["22"].floated and g.cash["22"] == 100 and g.price("22") == 50
-    assert g.cash["0"] == 525 - 120
+    assert g.cash["100"] == 525 - 120
     assert g.corps["6"].closed
     assert "M6" not in g.company_order
     # three unbid minors export L-trains (L-0..L-2), box 1 removes one more (L-3)
@@ -62,8 +62,18 @@ def test_unbid_first_minor_closes_and_removes_a_train() -> None:
 
 def test_winner_of_a_concession_pays_the_bank() -> None:
     g = new_game()
-    g.process(Bid("0", company="C2", price=150))
-    for pid in ("0", "1", "2", "3", "0"):
+    g.process(Bid("100", company="C2", price=150))
+    for pid in ("100", "101", "102", "103", "100"):
         g.process(Pass(pid))
-    assert g.companies["C2"].owner == "0"
-    assert g.cash["0"] == 525 - 150 + 10  # the concession pays $10 in the first OR
+    assert g.companies["C2"].owner == "100"
+    assert g.cash["100"] == 525 - 150 + 10  # the concession pays $10 in the first OR
+
+
+def test_hotseat_player_ids_do_not_clash_with_minor_ids() -> None:
+    g = G1822CA(GameSetup("1822CA", (("0", "A"), ("1", "B"), ("2", "C")), SEED))
+    assert g.cash["1"] == 0  # minor 1's treasury
+    assert set(g.result()) == {"0", "1", "2"}
+    g.process(Bid("0", company="C2", price=100))
+    g.process(Pass("0"))
+    g.process(Bid("1", company="C10", price=100))
+    assert g.boxes.committed_cash("player:1") == 100

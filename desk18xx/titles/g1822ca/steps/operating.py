@@ -188,6 +188,20 @@ class SpecialTrack(OrStep):
             orr.big_city_used.add(company)
 
 
+class SpecialToken(OrStep):
+    """P10: an exchange token into Winnipeg, free, outside the token step (RB 6.1.1)."""
+
+    blocks = False
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        return (PlaceToken,) if g(game).winnipeg_token_open(self.corp(), entity) else ()
+
+    def process(self, game: Game, action: Action) -> None:
+        if not isinstance(action, PlaceToken):
+            raise IllegalAction(f"cannot {action.type} now")
+        g(game).winnipeg_token(self.corp(), action.city, action.slot)
+
+
 class TrackStep(OrStep):
     """Lay or upgrade track (RB 5.7; supplement §8.2 tile lays)."""
 
@@ -304,9 +318,13 @@ class TokenStep(OrStep):
         gm = g(game)
         if entity == R.TOKEN_SWAP:
             return (ChooseAbility,) if gm.token_swap_choices(self.corp()) else ()
+        if entity == R.WINNIPEG_TOKEN:
+            return (PlaceToken,) if gm.winnipeg_token_open(self.corp(), entity) else ()
         if not self.is_current(entity):
             return ()
         swap = bool(gm.token_swap_choices(entity))
+        if gm.winnipeg_token_open(entity, R.WINNIPEG_TOKEN) and not self.orr().tokened:
+            return (PlaceToken, Pass)
         tok = gm.corps[entity].next_token()
         if self.orr().tokened or tok is None or gm.cash[entity] < tok.price \
                 or not gm.can_token_somewhere(entity):
@@ -317,6 +335,9 @@ class TokenStep(OrStep):
         gm = g(game)
         if isinstance(action, ChooseAbility):
             gm.token_swap(self.corp(), action.choice)
+            return
+        if isinstance(action, PlaceToken) and action.entity == R.WINNIPEG_TOKEN:
+            gm.winnipeg_token(self.corp(), action.city, action.slot)
             return
         if isinstance(action, PlaceToken):
             corp = self.corp()

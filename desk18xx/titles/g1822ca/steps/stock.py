@@ -25,7 +25,7 @@ from desk18xx.engine.actions import (
 )
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
-from desk18xx.engine.state import BANK, DEPOT, POOL
+from desk18xx.engine.state import BANK, POOL
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.shares import (
     buy_share,
@@ -44,7 +44,8 @@ class DiscardTrain(Step):
 
     def active_entities(self, game: Game) -> list[str]:
         gm = g(game)
-        return [c for c in gm.operating_order() if gm.crowded(c)]
+        return [c for c, corp in gm.corps.items()
+                if corp.floated and not corp.closed and gm.crowded(c)]
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         return (DiscardTrainAction,) if entity in self.active_entities(game)[:1] else ()
@@ -62,11 +63,8 @@ class DiscardTrain(Step):
         if train.name in R.EXTRA_TRAINS:
             gm.remove_train(train)
         else:
-            base = gm.train_base[train.id]
             gm.corps[action.entity].trains.remove(train.id)
-            train.owner = DEPOT
-            train.name = train.name
-            _ = base
+            train.owner = POOL
 
     def skip(self, game: Game) -> None:
         """Nothing to discard."""
@@ -166,8 +164,12 @@ class BuySellParShares(Step):
         for s in gm.shares.values():
             if s.owner != player or not gm.is_major(s.corp) or s.corp in self.sold_now:
                 continue
-            if gm.operating_history.get(s.corp, 0) >= 1 and gm.percent_of(POOL, s.corp) < 50:
-                return True
+            if gm.operating_history.get(s.corp, 0) < 1 or gm.percent_of(POOL, s.corp) >= 50:
+                continue
+            if s.president and not any(gm.percent_of(p.id, s.corp) >= s.percent
+                                       for p in gm.players if p.id != player):
+                continue
+            return True
         return False
 
     def _sold_this_round(self, game: Game, player: str) -> set[str]:
