@@ -18,9 +18,12 @@ from desk18xx import __version__
 #: command name -> (module under desk18xx.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "render-map": ("render_map", "draw a title's starting board to a PNG file"),
-    "replay": ("replay", "replay an 18xx.games export and print the result as JSON"),
+    "replay": ("replay", "replay an 18xx.games export or a save and print the result as JSON"),
     "playout": ("playout", "play random legal games to the end, checking invariants"),
     "routes-audit": ("routes_audit", "compare the best routes with the declared ones in an export"),
+    "verify": ("verify", "check a save completely (hash chain, replay, state digest)"),
+    "import": ("import_game", "turn an 18xx.games export into a desk18xx save"),
+    "export": ("export_game", "write a desk18xx save as an 18xx.games export"),
 }
 
 

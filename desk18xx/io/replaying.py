@@ -1,0 +1,176 @@
+"""Open a save by replaying it through the rules engine (docs/save-format.md, "Loading").
+
+`load_save` checks the file (schema, version, hash chain); this module then
+folds the live actions into a fresh game and compares the state digest with
+the recorded one. An action the engine refuses is reported with its 0-based
+index in the file's ``actions`` list, its id and the engine's reason.
+
+Nothing here writes a file: a failed open leaves everything as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from desk18xx.engine.actions import action_from_dict
+from desk18xx.engine.digest import state_digest
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.game import Game
+from desk18xx.engine.log import LogError, RawAction, filter_log
+from desk18xx.io.savefile import SavedGame, SaveFormatError, SaveHeader, load_save
+from desk18xx.io.study import game_setup
+
+ENGINE_ERRORS: tuple[type[Exception], ...] = (
+    IllegalAction, KeyError, ValueError, AssertionError, StopIteration, IndexError, TypeError,
+    AttributeError, RuntimeError,
+)
+"""What a refused (or engine-breaking) action raises while it is processed."""
+
+
+class IllegalSaveError(SaveFormatError):
+    """The engine refuses one of the file's actions (or its undo/redo entries)."""
+
+    def __init__(self, source: str, where: str, problem: str, index: int) -> None:
+        super().__init__(source, where, problem)
+        self.index = index
+        """0-based index of the refused entry in the file's ``actions`` list."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFailure:
+    """The first action the engine refused."""
+
+    index: int
+    """0-based position in the raw log (the file's ``actions`` list)."""
+    id: Any
+    """The action's ``id`` as written (None for an action without one)."""
+    type: str
+    entity: str
+    reason: str
+
+    def describe(self) -> str:
+        """One line for people: ``action 41 (id 42, lay_tile by CPR) is illegal: …``."""
+        return (f"action {self.index} (id {self.id}, {self.type} by {self.entity}) "
+                f"is illegal: {self.reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A game folded from a log."""
+
+    game: Game
+    """The state after the last action that could be applied."""
+    applied: int
+    """Live actions applied."""
+    positions: tuple[int, ...]
+    """Raw-log index of each applied live action."""
+    failure: ReplayFailure | None
+    """The first refused action; None when the whole log replayed."""
+
+
+def new_game(header: SaveHeader) -> Game:
+    """A fresh game for `header`.
+
+    Raises:
+        KeyError: the title's rules are not available in this build.
+    """
+    from desk18xx.titles import find_title
+
+    return find_title(header.title).new_game(game_setup(header))
+
+
+def replay_log(
+    header: SaveHeader,
+    raw: Sequence[RawAction],
+    *,
+    each: Callable[[int, RawAction, Game], None] | None = None,
+) -> Replayed:
+    """Fold the live actions of `raw` into a new game; never raises for a rules failure.
+
+    Args:
+        header: the setup.
+        raw: the whole log (undo/redo/chat included).
+        each: called before each live action with its raw index, the raw
+            entry and the game it is about to change (for per-action notes).
+
+    Raises:
+        KeyError: the title's rules are not available in this build.
+    """
+    game = new_game(header)
+    try:
+        filtered = filter_log(raw)
+    except LogError as error:
+        return Replayed(game, 0, (), _failure(raw, error.position, error.problem))
+    applied: list[int] = []
+    for position, entry in zip(filtered.positions, filtered.actions, strict=True):
+        try:
+            action = action_from_dict(entry)
+            if each is not None:
+                each(position, entry, game)
+            game.process(action)
+        except ENGINE_ERRORS as error:
+            reason = str(error) if isinstance(error, IllegalAction) else \
+                f"{type(error).__name__}: {error}"
+            return Replayed(game, len(applied), tuple(applied), _failure(raw, position, reason))
+        applied.append(position)
+    return Replayed(game, len(applied), tuple(applied), None)
+
+
+def _failure(raw: Sequence[RawAction], index: int, reason: str) -> ReplayFailure:
+    entry = raw[index] if 0 <= index < len(raw) else {}
+    return ReplayFailure(index, entry.get("id"), str(entry.get("type")),
+                         str(entry.get("entity")), reason)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedSave:
+    """A save that passed every check: file, hash chain, replay and state digest."""
+
+    saved: SavedGame
+    replayed: Replayed
+
+    @property
+    def game(self) -> Game:
+        """The game state the file leads to."""
+        return self.replayed.game
+
+
+def open_save(path: str | Path, *,
+              each: Callable[[int, RawAction, Game], None] | None = None) -> OpenedSave:
+    """Load, verify and replay a save (the state digest must match).
+
+    `each` is passed to `replay_log` (called before every live action).
+
+    Raises:
+        SaveFormatError: the file is unreadable or malformed (see `load_save`).
+        TamperedSaveError: the hash chain fails.
+        IllegalSaveError: the engine refuses an action (index and reason given).
+        StateDigestError: the replay reaches a different state than recorded.
+    """
+    source = str(path)
+    box: list[Replayed] = []
+
+    def digest(saved: SavedGame) -> str:
+        try:
+            replayed = replay_log(saved.header, saved.actions, each=each)
+        except KeyError as error:
+            raise SaveFormatError(source, "setup.title",
+                                  f"the rules of {saved.header.title} are not available in "
+                                  f"this version of desk18xx ({error})") from error
+        failure = replayed.failure
+        if failure is not None:
+            raise IllegalSaveError(source, f"actions[{failure.index}]", failure.describe(),
+                                   failure.index)
+        box.append(replayed)
+        return state_digest(replayed.game)
+
+    saved = load_save(path, replay_digest=digest)
+    return OpenedSave(saved, box[0])
+
+
+def digest_of(game: Game) -> str:
+    """The state digest written to ``end.state_digest`` (`desk18xx.engine.digest`)."""
+    return state_digest(game)

@@ -1,0 +1,141 @@
+"""Move a game between 18xx.games exports (JSON) and desk18xx saves (YAML).
+
+`save_from_export` reads an export, replays it through our engine and gives
+what `desk18xx.io.savefile.save_game` needs; the whole raw log is kept
+(undo, redo and chat included, every 18xx.games field as written), so
+exporting again gives back the same actions. `export_document` builds an
+18xx.games export (../shared/reference/18xx-games-export-format.md §1) from a
+save: the file format 18xx.games' hotseat import and our importer read.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from desk18xx.engine.game import Game
+from desk18xx.engine.log import RawAction
+from desk18xx.io.import_18xxgames import TITLES, ExportFormatError, ImportedGame, load_export
+from desk18xx.io.replaying import Replayed, replay_log
+from desk18xx.io.savechain import setup_hash
+from desk18xx.io.savefile import SaveHeader
+from desk18xx.io.study import IMPORT_OPTIONS
+
+EXPORT_TITLES: dict[str, str] = {ours: theirs for theirs, ours in TITLES.items()}
+"""Our title id -> 18xx.games title (``"1822CA-ERS"`` -> ``"1822CA ERS"``)."""
+
+ROUND_NAMES: dict[str, str] = {
+    "auction": "Auction Round", "stock": "Stock Round", "operating": "Operating Round",
+    "merger": "Merger Round",
+}
+"""Our round kinds -> 18xx.games round names (the export's informational ``round``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertedGame:
+    """An 18xx.games export, replayed and ready to be saved."""
+
+    imported: ImportedGame
+    header: SaveHeader
+    actions: tuple[RawAction, ...]
+    """The export's whole ``actions`` array, as written."""
+    replayed: Replayed
+
+
+def save_from_export(path: str | Path) -> ConvertedGame:
+    """Read an 18xx.games export and replay it with our rules.
+
+    Raises:
+        ExportFormatError: the file is not an export of a title we play, or an
+            action is illegal (``where`` is ``actions[i]``, the engine's reason
+            follows); nothing is written either way.
+        KeyError: the title's rules are not available in this build.
+    """
+    imported = load_export(path)  # all shape checks and messages
+    raw = json.loads(Path(path).read_bytes().decode("utf-8-sig"))["actions"]
+    header = SaveHeader.from_import(imported)
+    header = replace(header, options=header.options + tuple(
+        o for o in IMPORT_OPTIONS if o not in header.options))  # 18xx.games' rules
+    replayed = replay_log(header, raw)
+    if replayed.failure is not None:
+        failure = replayed.failure
+        raise ExportFormatError(str(path), f"actions[{failure.index}]", failure.describe())
+    return ConvertedGame(imported, header, tuple(raw), replayed)
+
+
+def looks_like_export(path: str | Path) -> bool:
+    """True when the file starts like JSON (an export), False for anything else (a save).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as handle:
+        head = handle.read(512)
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith((b"{", b"["))
+
+
+def _json_id(value: str) -> int | str:
+    """18xx.games writes numeric player ids as integers."""
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
+def _setup(header: SaveHeader) -> dict[str, Any]:
+    return {"title": header.title, "variant": header.variant, "options": list(header.options),
+            "players": [{"id": p.id, "name": p.name} for p in header.players],
+            "seed": header.seed}
+
+
+def game_id(header: SaveHeader) -> str:
+    """A stable id for a game: ``desk18xx-`` and the setup hash (the chain's start)."""
+    return "desk18xx-" + setup_hash(_setup(header))
+
+
+def acting_player(game: Game) -> str | None:
+    """The player who must act now (a corporation's president for a corporation)."""
+    entity = game.legal_actions().entity
+    if entity is None:
+        return None
+    if game.is_player(entity):
+        return entity
+    return game.president(entity) or game.owner(entity)
+
+
+def export_document(header: SaveHeader, actions: list[RawAction] | tuple[RawAction, ...],
+                    game: Game) -> dict[str, Any]:
+    """The 18xx.games export of a saved game whose actions lead to `game`.
+
+    Raises:
+        KeyError: the title has no 18xx.games name.
+    """
+    kind = game.round_kind()
+    acting = acting_player(game)
+    document: dict[str, Any] = {
+        "id": game_id(header),
+        "title": EXPORT_TITLES[header.title],
+        "description": "",
+        "players": [{"id": _json_id(p.id), "name": p.name} for p in header.players],
+        "settings": {"seed": header.seed, "optional_rules": [
+            o for o in header.options if o not in IMPORT_OPTIONS]},
+        "status": "finished" if game.finished else "active",
+        "turn": game.turn,
+        "round": "" if kind is None else ROUND_NAMES.get(kind.value, kind.value),
+        "acting": [] if acting is None or game.finished else [_json_id(acting)],
+        "loaded": True,
+        "mode": "hotseat",
+        "actions": [dict(a) for a in actions],
+    }
+    if game.finished:
+        document["result"] = dict(game.result())
+        document["game_end_reason"] = game.end_reason
+    return document
+
+
+def export_text(header: SaveHeader, actions: list[RawAction] | tuple[RawAction, ...],
+                game: Game) -> str:
+    """`export_document` as JSON text (UTF-8, one line per action for readable diffs)."""
+    document = export_document(header, actions, game)
+    body = ",\n".join(json.dumps(a, ensure_ascii=False) for a in document.pop("actions"))
+    head = json.dumps(document, ensure_ascii=False, indent=1)
+    return head[:-2] + ',\n "actions": [\n' + body + "\n ]\n}\n"
