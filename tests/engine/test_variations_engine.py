@@ -155,3 +155,14 @@ def test_a_study_from_a_recorded_game_branches_anywhere(tmp_path: Path) -> None:
     assert again.note == "what if Player 4 lets C&SL go?"
     assert [n.id for n in loaded.tree.main_line()] == [n.id for n in main]
     assert isinstance(header, SaveHeader)
+
+
+def test_sandbox_tries_a_move_without_recording_it() -> None:
+    study = Study(setup_of(SMALL), factory=new_game)
+    before = state_digest(study.game)
+    tried = study.try_action({"type": "bid", "entity": 6124, "entity_type": "player",
+                              "company": "C&SL", "price": 20})
+    assert state_digest(tried) != before
+    assert len(study.tree) == 1 and state_digest(study.game) == before
+    with pytest.raises(IllegalAction):
+        study.try_action({"type": "pass", "entity": 671, "entity_type": "player"})
