@@ -27,7 +27,7 @@ from desk18xx.engine.log import RawAction, effective_actions
 from desk18xx.io import migrations, yamlio
 from desk18xx.io.atomic import write_atomic
 from desk18xx.io.import_18xxgames import PLAYER_RANGE, ImportedGame
-from desk18xx.io.savechain import chain_hashes, link_hash, setup_hash
+from desk18xx.io.savechain import link_hash, setup_hash
 
 MAX_SAVE_BYTES: Final = 32 * 1024 * 1024
 """Larger files are refused before parsing (a long 1822CA game is well under 1 MB)."""
@@ -119,10 +119,48 @@ class SavedGame:
 
 # --- writing -------------------------------------------------------------------------
 
-def _plain(actions: Sequence[RawAction]) -> list[dict[str, Any]]:
+@dataclass(slots=True)
+class EntryCache:
+    """The written ``actions`` entries of a log, reused by the next `dump_save` of it.
+
+    Saving a growing log after every action (autosave) then only converts
+    and hashes the new actions. Entries are reused while the given actions
+    equal the cached ones (compared with ``==``).
+    """
+
+    setup_hash: str = ""
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    """The plain copies of the actions written."""
+    hashes: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+def _entries(first: str, actions: Sequence[RawAction],
+             cache: EntryCache | None) -> tuple[list[str], list[str]]:
+    """The chain hash and the text of each ``actions`` entry."""
+    start = 0
+    if cache is not None and cache.setup_hash == first:
+        limit = min(len(cache.actions), len(actions))
+        while start < limit and cache.actions[start] == actions[start]:
+            start += 1
+    kept = cache.actions[:start] if cache is not None else []
+    hashes = cache.hashes[:start] if cache is not None else []
+    lines = cache.lines[:start] if cache is not None else []
+    previous = hashes[-1] if hashes else first
+    for value in _plain(actions[start:], start):
+        previous = link_hash(previous, value)
+        kept.append(value)
+        hashes.append(previous)
+        lines.append(f"- hash: '{previous}'\n  action: {yamlio.flow_line(value)}\n")
+    if cache is not None:
+        cache.setup_hash, cache.actions, cache.hashes, cache.lines = first, kept, hashes, lines
+    return hashes, lines
+
+
+def _plain(actions: Sequence[RawAction], start: int = 0) -> list[dict[str, Any]]:
     """The actions as plain JSON data (tuples become lists, keys strings)."""
     plain: list[dict[str, Any]] = []
-    for index, action in enumerate(actions):
+    for index, action in enumerate(actions, start):
         try:
             value = json.loads(json.dumps(action, ensure_ascii=False, allow_nan=False))
             value["type"].encode("utf-8")
@@ -140,11 +178,13 @@ def dump_save(
     *,
     notes: Mapping[str, str] | None = None,
     study: Mapping[str, Any] | None = None,
+    cache: EntryCache | None = None,
 ) -> str:
     """The YAML text of a save.
 
     `study` is the ``study`` section of a study file (made by
-    `desk18xx.io.study.study_section`); None writes a plain game.
+    `desk18xx.io.study.study_section`); None writes a plain game. `cache`
+    keeps the entries written, for the next save of the same growing log.
 
     Raises:
         ValueError: an action is not plain JSON data with a string ``type``,
@@ -161,9 +201,8 @@ def dump_save(
         _header(_Checker("<new save>"), setup)
     except SaveFormatError as error:
         raise ValueError(f"refusing to write an invalid save: {error}") from error
-    plain = _plain(actions)
-    hashes = chain_hashes(setup, plain)
     first = setup_hash(setup)
+    hashes, lines = _entries(first, actions, cache)
     head = {
         "format_version": migrations.CURRENT_VERSION,
         "app_version": __version__,
@@ -171,15 +210,12 @@ def dump_save(
         "setup_hash": first,
         "notes": {str(k): str(v) for k, v in (notes or {}).items()},
     }
-    end = {"end": {"action_count": len(plain), "head": hashes[-1] if hashes else first,
+    end = {"end": {"action_count": len(lines), "head": hashes[-1] if hashes else first,
                    "state_digest": state_digest}}
     parts = [yamlio.dump(head)]
-    if plain:
+    if lines:
         parts.append("actions:\n")
-        parts.extend(
-            f"- hash: '{h}'\n  action: {yamlio.flow_line(a)}\n"
-            for h, a in zip(hashes, plain, strict=True)
-        )
+        parts.extend(lines)
     else:
         parts.append("actions: []\n")
     if study is not None:

@@ -46,3 +46,16 @@ def test_aliases_are_still_refused() -> None:
     text = dump_save(HEADER, actions(10), "d") + "x: &a [1]\ny: *a\n"
     with pytest.raises(yamlio.AliasError):
         yamlio.load(text)
+
+
+def test_an_entry_cache_gives_the_same_text_for_a_growing_or_changed_log() -> None:
+    from desk18xx.io.savefile import EntryCache
+
+    cache = EntryCache()
+    log = actions(30)
+    for n in (0, 5, 6, 30):
+        assert dump_save(HEADER, log[:n], "d", cache=cache) == dump_save(HEADER, log[:n], "d")
+    log[3] = {**log[3], "price": 999}  # an earlier entry changed: rehashed from there
+    assert dump_save(HEADER, log, "d", cache=cache) == dump_save(HEADER, log, "d")
+    other = SaveHeader("1867", HEADER.players, 8)
+    assert dump_save(other, log, "d", cache=cache) == dump_save(other, log, "d")

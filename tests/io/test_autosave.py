@@ -1,0 +1,149 @@
+"""Autosave: the data folder, the session marker, and restoring after a SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from desk18xx.io import autosave
+from desk18xx.io.autosave import AutosaveSession, autosave_dir, data_dir, find_crashed
+from desk18xx.io.replaying import digest_of, open_save, replay_log
+from desk18xx.io.savefile import SavedPlayer, SaveHeader, SaveWriteError
+from desk18xx.io.transfer import save_from_export
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
+SMALL = FIXTURES / "1867" / "hs_ahjzadkh_19792.json"
+HOME = Path("/home/ann")
+
+
+@pytest.mark.parametrize(("env", "platform", "expected"), [
+    ({"DESK18XX_DATA": "/data/d18"}, "linux", Path("/data/d18")),
+    ({"DESK18XX_DATA": "/data/d18"}, "win32", Path("/data/d18")),
+    ({}, "linux", HOME / ".local/share/desk18xx"),
+    ({"XDG_DATA_HOME": "/x"}, "linux", Path("/x/desk18xx")),
+    ({"XDG_DATA_HOME": "relative"}, "linux", HOME / ".local/share/desk18xx"),
+    ({"APPDATA": "C:/Users/ann/AppData/Roaming"}, "win32",
+     Path("C:/Users/ann/AppData/Roaming/desk18xx")),
+    ({}, "win32", HOME / "AppData/Roaming/desk18xx"),
+    ({"XDG_DATA_HOME": "/x"}, "darwin", HOME / "Library/Application Support/desk18xx"),
+])
+def test_data_dir_per_platform(env: dict[str, str], platform: str, expected: Path) -> None:
+    assert data_dir(env, platform, HOME) == expected
+
+
+def test_data_dir_is_never_the_install_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DESK18XX_DATA", raising=False)
+    install = Path(autosave.__file__).resolve().parents[1]
+    assert install not in data_dir().resolve().parents
+
+
+@pytest.fixture(scope="module")
+def small() -> tuple[SaveHeader, tuple[dict[str, object], ...]]:
+    converted = save_from_export(SMALL)
+    return converted.header, tuple(dict(a) for a in converted.actions[:40])
+
+
+def test_a_clean_exit_leaves_nothing_to_restore(
+        tmp_path: Path, small: tuple[SaveHeader, tuple[dict[str, object], ...]]) -> None:
+    header, actions = small
+    with AutosaveSession(tmp_path) as session:
+        session.save(header, actions, "d")
+        assert session.path.is_file() and session.marker.is_file()
+        assert find_crashed(tmp_path) == []  # we hold the lock: not a crash
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_session_that_did_not_close_is_found_and_discarded(tmp_path: Path) -> None:
+    (tmp_path / "20260101-000000-1.open").write_text('{"pid": 1}')
+    (tmp_path / "20260101-000000-1.yaml").write_text("x")
+    (tmp_path / "20260102-000000-2.open").write_text("garbage")
+    crashed = find_crashed(tmp_path)
+    assert sorted(c.autosave is not None for c in crashed) == [False, True]
+    with_save = next(c for c in crashed if c.autosave is not None)
+    assert with_save.info == {"pid": 1}
+    for c in crashed:
+        c.discard()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_keeps_the_previous_autosave(
+        tmp_path: Path, small: tuple[SaveHeader, tuple[dict[str, object], ...]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    header, actions = small
+    session = AutosaveSession(tmp_path)
+    session.save(header, actions[:10], "d10")
+    before = session.path.read_bytes()
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(autosave, "write_atomic", full)
+    with pytest.raises(SaveWriteError, match="No space left"):
+        session.save(header, actions, "d40")
+    assert session.path.read_bytes() == before
+    session.close()
+
+
+def test_header_errors_write_nothing(tmp_path: Path) -> None:
+    bad = SaveHeader("1830", (SavedPlayer("1", "A"), SavedPlayer("2", "B")), 1)
+    with AutosaveSession(tmp_path) as session, pytest.raises(ValueError):
+        session.save(bad, [], "d")
+    assert not session.path.exists()
+
+
+CHILD = textwrap.dedent("""
+    import sys, time
+    from desk18xx.io.autosave import AutosaveSession, autosave_dir
+    from desk18xx.io.replaying import digest_of, new_game
+    from desk18xx.io.transfer import save_from_export
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.engine.log import effective_actions
+
+    converted = save_from_export(sys.argv[1])
+    stop = int(sys.argv[2])
+    session = AutosaveSession(autosave_dir())
+    game = new_game(converted.header)
+    log = []
+    for raw in converted.actions:           # play as the app does: act, then autosave
+        log.append(dict(raw))
+        if raw["type"] in ("undo", "redo", "message"):
+            continue
+        game.process(action_from_dict(raw))
+        session.save(converted.header, log, digest_of(game))
+        if len(effective_actions(log)) == stop:
+            break
+    print(len(log), flush=True)
+    time.sleep(60)                          # killed here
+""")
+
+
+def test_after_a_sigkill_the_autosave_restores_the_game(
+        tmp_path: Path, small: tuple[SaveHeader, tuple[dict[str, object], ...]]) -> None:
+    if not hasattr(signal, "SIGKILL"):
+        pytest.skip("no SIGKILL on this platform")
+    env = dict(os.environ, DESK18XX_DATA=str(tmp_path))
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(SMALL), "25"], env=env,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        written = int(child.stdout.readline())
+        assert find_crashed(autosave_dir(tmp_path)) == []  # still running: not a crash
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+    crashed = find_crashed(autosave_dir(tmp_path))
+    assert len(crashed) == 1 and crashed[0].autosave is not None
+    assert crashed[0].info["pid"] == child.pid
+    restored = open_save(crashed[0].autosave)  # hash chain, replay and digest all checked
+    assert restored.replayed.applied == 25
+    header, _ = small
+    expected = replay_log(header, save_from_export(SMALL).actions[:written])
+    assert digest_of(restored.game) == digest_of(expected.game)
+    crashed[0].discard()
+    assert find_crashed(autosave_dir(tmp_path)) == []
