@@ -36,6 +36,14 @@ class TitleScoring:
             return 0
         return sum(s.revenue for s in stops) * train.multiplier
 
+    def paying(self, train: TrainSpec) -> int | None:
+        """Most stops that can earn on one route (None: any number); for bounds."""
+        return train.distance
+
+    def max_bonus(self, train: TrainSpec) -> int:
+        """Most a route can earn beyond ``multiplier x`` its paying stops' values; for bounds."""
+        return 0
+
 
 @dataclass(frozen=True, slots=True)
 class Scoring1867(TitleScoring):
@@ -57,6 +65,9 @@ class Scoring1867(TitleScoring):
             return Distance(frozenset({OFFBOARD}), train.distance)
         return Distance(frozenset({CITY, OFFBOARD}), train.distance)
 
+    def max_bonus(self, train: TrainSpec) -> int:
+        return 40 * train.multiplier + sum(sorted(self.hex_bonus.values())[-train.distance:])
+
     def _value(self, train: TrainSpec, stops: Sequence[Stop]) -> int:
         mult = train.multiplier
         total = sum(s.revenue for s in stops) * mult
@@ -69,6 +80,64 @@ class Scoring1867(TitleScoring):
         return total
 
     def revenue(self, train: TrainSpec, stops: Sequence[Stop]) -> int:
+        fast = self._fast_revenue(train, stops)
+        if fast is not None:
+            return fast
+        return self._revenue(train, stops)
+
+    def _fast_revenue(self, train: TrainSpec, stops: Sequence[Stop]) -> int | None:
+        """:meth:`_revenue` when no optional stop earns a bonus (values then add up)."""
+        express = train.kind == "express"
+        mult = train.multiplier
+        pay = train.distance
+        bonus = self.hex_bonus
+        special = self.capitals
+        total = 0
+        n = 0
+        token = False
+        timmins = capital = False
+        optional: list[Stop] = []
+        for s in stops:
+            if (s.kind == OFFBOARD) if express else (s.kind != TOWN):
+                n += 1
+                total += s.revenue
+                token = token or s.tokened
+                h = s.hex
+                if h == self.timmins:
+                    timmins = True
+                elif h in special:
+                    capital = True
+            else:
+                h = s.hex
+                if h == self.timmins or h in special or h in bonus:
+                    return None
+                optional.append(s)
+        if n > pay:
+            return 0
+        room = pay - n
+        if room and optional:
+            if express and not token:
+                tokened = [s.revenue for s in optional if s.tokened]
+                if not tokened:
+                    return 0
+                best_token = max(tokened)
+                others = sorted((s.revenue for s in optional), reverse=True)
+                others.remove(best_token)
+                total += best_token + sum(others[: room - 1])
+            else:
+                values = sorted((s.revenue for s in optional), reverse=True)
+                total += sum(values[:room])
+        elif room and express and not token:
+            return 0
+        value = total * mult
+        if bonus:
+            value += sum(bonus.get(s.hex, 0) for s in stops
+                         if ((s.kind == OFFBOARD) if express else (s.kind != TOWN)))
+        if timmins and capital:
+            value += 40 * mult
+        return value if value > 0 else 0
+
+    def _revenue(self, train: TrainSpec, stops: Sequence[Stop]) -> int:
         express = train.kind == "express"
         pay = train.distance
         if express:

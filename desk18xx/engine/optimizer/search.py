@@ -134,61 +134,136 @@ def _token_distance(problem: Problem, counted: frozenset[str], live: list[bool])
             for i, d in enumerate(dist)]
 
 
-def enumerate_routes(
-    problem: Problem,
-    counted: frozenset[str],
-    limit: int | None,
-    visit: Callable[[list[int], list[int], int, int], None],
-    cancel: Callable[[], bool] | None = None,
-    progress: Callable[[float], None] | None = None,
-) -> int:
-    """Call ``visit(stops, segments, track, n_counted)`` once for every legal route.
+@dataclass(slots=True)
+class _Rep:
+    """Trains that run the same routes for the same money (one list for all of them)."""
 
-    Routes hold a token of the company and at most ``limit`` stops of the
-    ``counted`` kinds.  Returns the number of routes.
+    train: TrainSpec
+    limit: int | None
+    paying: int
+    mult: int
+    bonus: int
+    keep: int
+    """Keep only the best ``keep`` routes (0: every route at or above ``floor``)."""
+    floor: int = 1
+    """Revenue a route needs to be kept; rises as the best-``keep`` heap fills."""
+    heap: list[tuple[int, tuple[int, ...], int, tuple[int, ...]]] = field(default_factory=list)
+    routes: list[Candidate] = field(default_factory=list)
+    best: int = 0
+
+
+def _walk(
+    problem: Problem,
+    scoring: TitleScoring,
+    counted: frozenset[str],
+    reps: list[_Rep],
+    cancel: Callable[[], bool] | None,
+    progress: Callable[[float], None] | None,
+    avoid: int = 0,
+) -> int:
+    """List every legal route of the distance class ``counted`` worth keeping for ``reps``.
+
+    A route holds a token of the company and at most the longest ``limit``
+    stops of the ``counted`` kinds; branches that cannot reach a rep's
+    ``floor`` (by the bound ``mult x (values so far + best values still
+    payable) + bonus``) are cut; track in ``avoid`` is not used.  Returns the
+    number of routes priced.
     """
+    import heapq
+
     stops: tuple[Stop, ...] = problem.stops
     segs: tuple[Segment, ...] = problem.segments
     adj = problem.adjacency
     live = _reachable(problem)
-    lim = limit if limit is not None else 1 << 30
+    limits = [r.limit for r in reps]
+    lim = 1 << 30 if any(x is None for x in limits) else max(x for x in limits if x is not None)
     to_token = _token_distance(problem, counted, live)
     is_counted = [s.kind in counted for s in stops]
     passable = [s.passable for s in stops]
     tokened = [s.tokened for s in stops]
     hex_bit = [s.hex_bit for s in stops]
+    value = [s.revenue for s in stops]
+    # prefix sums of the best stop values anywhere: what more stops can add at most
+    ordered = sorted((value[i] for i in range(len(stops)) if live[i]), reverse=True)
+    pref = [0]
+    for v in ordered:
+        pref.append(pref[-1] + v)
+    top = len(pref) - 1
+    top_other = max((value[i] for i in range(len(stops)) if live[i] and not is_counted[i]),
+                    default=0)
+    rep_lim = [r.limit if r.limit is not None else 1 << 30 for r in reps]
+    # adjacency best-value first, so that good routes come early and raise the floors
+    adj_sorted = [
+        sorted(adj[i], key=lambda si: (-value[segs[si].other(i)], si)) for i in range(len(stops))
+    ]
     path_stops: list[int] = []
     path_segs: list[int] = []
-    found = 0
+    priced = 0
     polls = 0
+    n_reps = len(reps)
 
-    def walk(cur: int, first: int, hexes: int, track: int, n: int, tok: bool) -> None:
-        nonlocal found, polls
+    def record(track: int, n: int, vsum: int, csum: int) -> None:
+        nonlocal priced
+        visited: list[Stop] | None = None
+        osum = vsum - csum
+        for r in reps:
+            if n > (r.limit if r.limit is not None else n):
+                continue
+            # counted stops pay; the others at most fill the places left
+            room = r.paying - n
+            extra = osum if osum <= room * top_other else room * top_other
+            if r.mult * (csum + (extra if extra > 0 else 0)) + r.bonus < r.floor:
+                continue
+            if visited is None:
+                visited = [stops[i] for i in path_stops]
+            priced += 1
+            rev = scoring.revenue(r.train, visited)
+            if rev < r.floor:
+                continue
+            if rev > r.best:
+                r.best = rev
+            if r.keep:
+                item = (rev, tuple(-x for x in path_stops), track, tuple(path_segs))
+                if len(r.heap) < r.keep:
+                    heapq.heappush(r.heap, item)
+                else:
+                    heapq.heappushpop(r.heap, item)
+                if len(r.heap) >= r.keep:
+                    r.floor = max(r.floor, r.heap[0][0] + 1)
+            else:
+                r.routes.append(Candidate(rev, track, tuple(path_stops), tuple(path_segs)))
+
+    def hopeful(n: int, vsum: int) -> bool:
+        for i in range(n_reps):
+            r = reps[i]
+            if n > rep_lim[i]:
+                continue
+            room = r.paying - n
+            if room < 0:
+                room = 0
+            if room > top:
+                room = top
+            if r.mult * (vsum + pref[room]) + r.bonus >= r.floor:
+                return True
+        return False
+
+    def walk(
+        cur: int, first: int, hexes: int, track: int, n: int, tok: bool, vsum: int, csum: int
+    ) -> None:
+        nonlocal polls
         if tok and cur > first:
-            found += 1
-            visit(path_stops, path_segs, track, n)
+            record(track, n, vsum, csum)
         if cur != first and not passable[cur]:
             return
         polls += 1
         if polls & 1023 == 0:
             _poll(cancel)
-        for si in adj[cur]:
+        for si in adj_sorted[cur]:
             sg = segs[si]
             if sg.track & track:
                 continue
             o = sg.b if sg.a == cur else sg.a
             if hex_bit[o] & hexes or sg.passed & hexes:
-                continue
-            if sg.terminal_a if sg.a == o else sg.terminal_b:
-                # terminal at the far stop: may end there, not pass through
-                n2 = n + is_counted[o]
-                if n2 <= lim and (tok or tokened[o]) and o > first:
-                    path_stops.append(o)
-                    path_segs.append(si)
-                    found += 1
-                    visit(path_stops, path_segs, track | sg.track, n2)
-                    path_stops.pop()
-                    path_segs.pop()
                 continue
             if cur != first and (sg.terminal_a if sg.a == cur else sg.terminal_b):
                 continue
@@ -198,121 +273,104 @@ def enumerate_routes(
             t2 = tok or tokened[o]
             if not t2 and n2 + to_token[o] > lim:
                 continue
+            v2 = vsum + value[o]
+            c2 = csum + value[o] if is_counted[o] else csum
+            if not hopeful(n2, v2):
+                continue
             path_stops.append(o)
             path_segs.append(si)
-            walk(o, first, hexes | hex_bit[o] | sg.passed, track | sg.track, n2, t2)
+            if sg.terminal_a if sg.a == o else sg.terminal_b:
+                # terminal at the far stop: the route may end there, not pass through
+                if t2 and o > first:
+                    record(track | sg.track, n2, v2, c2)
+            else:
+                walk(o, first, hexes | hex_bit[o] | sg.passed, track | sg.track, n2, t2, v2, c2)
             path_stops.pop()
             path_segs.pop()
 
-    starts = [s.index for s in stops if live[s.index]]
+    starts = sorted((s.index for s in stops if live[s.index]), key=lambda i: (-value[i], i))
     for k, s in enumerate(starts):
         if progress is not None:
             progress(k / max(1, len(starts)))
         n0 = 1 if is_counted[s] else 0
         if n0 > lim or (not tokened[s] and n0 + to_token[s] > lim):
             continue
+        if not hopeful(n0, value[s]):
+            continue
         path_stops.append(s)
-        walk(s, s, hex_bit[s], 0, n0, tokened[s])
+        walk(s, s, hex_bit[s], avoid, n0, tokened[s], value[s], value[s] if n0 else 0)
         path_stops.pop()
-    return found
+    for r in reps:
+        if r.keep:
+            r.routes = [Candidate(rev, track, tuple(-x for x in neg), segs_)
+                        for rev, neg, track, segs_ in r.heap]
+        r.routes.sort(key=lambda c: (-c.revenue, c.stops, c.segments))
+    return priced
 
 
-def _price_routes(
+def _greedy(
     problem: Problem,
     scoring: TitleScoring,
+    trains: list[TrainSpec],
+    rep_of: dict[str, _Rep],
     cancel: Callable[[], bool] | None,
-    progress: Callable[[float], None] | None,
-    best_single: Callable[[int], None] | None = None,
-) -> tuple[dict[str, list[Candidate]], int, bool]:
-    """Candidate routes per train id, best first; the number of routes; completeness."""
-    trains = problem.trains
-    by_class: dict[frozenset[str], list[TrainSpec]] = {}
-    for t in trains:
-        by_class.setdefault(scoring.distance(t).kinds, []).append(t)
-    out: dict[str, list[Candidate]] = {t.id: [] for t in trains}
-    total = 0
-    complete = True
-    stops = problem.stops
-    for n_class, (kinds, group) in enumerate(sorted(by_class.items(), key=lambda kv: sorted(
-            kv[0]))):
-        limits = [scoring.distance(t).limit for t in group]
-        limit = None if any(x is None for x in limits) else max(x for x in limits if x is not None)
-        # trains with the same name and distance share their candidate list
-        kinds_of: dict[tuple[str, int | None, int, str], list[TrainSpec]] = {}
-        for t, lim in zip(group, limits, strict=True):
-            kinds_of.setdefault((t.name, lim, t.multiplier, t.kind), []).append(t)
-        cands: list[tuple[TrainSpec, int | None, list[Candidate]]] = [
-            (ts[0], key[1], []) for key, ts in kinds_of.items()
-        ]
-        best = [0]
+    stats: dict[str, float],
+) -> list[Candidate | None]:
+    """Each train in turn takes its best route on the track the others left (a lower bound).
 
-        def visit(
-            ps: list[int], sg: list[int], track: int, n: int,
-            cands: list[tuple[TrainSpec, int | None, list[Candidate]]] = cands,
-            best: list[int] = best,
-        ) -> None:
-            visited = [stops[i] for i in ps]
-            for train, lim, lst in cands:
-                if lim is not None and n > lim:
-                    continue
-                rev = scoring.revenue(train, visited)
-                if rev > 0:
-                    lst.append(Candidate(rev, track, tuple(ps), tuple(sg)))
-                    if rev > best[0]:
-                        best[0] = rev
-                        if best_single is not None:
-                            best_single(rev)
-
-        def sub(f: float, n_class: int = n_class) -> None:
-            if progress is not None:
-                progress((n_class + f) / len(by_class))
-
-        try:
-            total += enumerate_routes(problem, kinds, limit, visit, cancel, sub)
-        except _Stopped:
-            complete = False
-        for (_name, _lim, _m, _k), ts in kinds_of.items():
-            lst = next(c for r, _l, c in cands if r is ts[0])
-            lst.sort(key=lambda c: (-c.revenue, c.stops, c.segments))
-            for t in ts:
-                out[t.id] = lst
-        if not complete:
-            break
-    return out, total, complete
+    Every train is tried first once (the rest follow in ``trains`` order); the
+    best total wins.
+    """
+    best: list[Candidate | None] = [None] * len(trains)
+    best_total = 0
+    firsts = range(len(trains)) if len(trains) <= 4 else range(1)
+    for first in firsts:
+        if first > 0 and trains[first].name == trains[first - 1].name:
+            continue
+        order = [first, *(i for i in range(len(trains)) if i != first)]
+        picks: list[Candidate | None] = [None] * len(trains)
+        used = 0
+        for i in order:
+            t = trains[i]
+            top = rep_of[t.id]
+            if first == i and top.routes:
+                pick: Candidate | None = top.routes[0]
+            else:
+                d = scoring.distance(t)
+                paying = scoring.paying(t)
+                rep = _Rep(t, d.limit, paying if paying is not None else 1 << 30,
+                           t.multiplier, scoring.max_bonus(t), keep=1)
+                stats["priced"] += _walk(problem, scoring, d.kinds, [rep], cancel, None, used)
+                stats["passes"] += 1
+                pick = rep.routes[0] if rep.routes else None
+            if pick is not None:
+                picks[i] = pick
+                used |= pick.track
+        total = sum(c.revenue for c in picks if c is not None)
+        if total > best_total:
+            best, best_total = picks, total
+    return best
 
 
-def solve(
-    problem: Problem,
-    scoring: TitleScoring,
-    *,
-    progress: Progress | None = None,
-    cancel: Callable[[], bool] | None = None,
-) -> Result:
-    """The routes for the company's trains that earn the most (see the module doc)."""
-    t0 = time.perf_counter()
-    best_total = [0]
+def _assign(
+    lists: list[list[Candidate]],
+    incumbent: list[Candidate | None],
+    cancel: Callable[[], bool] | None,
+    progress: Progress | None,
+) -> tuple[list[Candidate | None], int, bool]:
+    """Best choice of one route or none per list, no track shared (branch and bound).
 
-    def note(rev: int) -> None:
-        best_total[0] = max(best_total[0], rev)
-
-    def enum_progress(f: float) -> None:
-        if progress is not None:
-            progress(0.8 * f, best_total[0])
-
-    cands, n_routes, complete = _price_routes(problem, scoring, cancel, enum_progress, note)
-    t1 = time.perf_counter()
-    trains = sorted(
-        problem.trains,
-        key=lambda t: (-(cands[t.id][0].revenue if cands[t.id] else 0), t.name, t.id),
-    )
-    lists = [cands[t.id] for t in trains]
-    k = len(trains)
+    ``incumbent`` is a known legal choice to beat.  Lists that are the same
+    object belong to identical trains and take routes in increasing order.
+    Returns the choice, its total and whether the search finished.
+    """
+    k = len(lists)
     rest = [0] * (k + 1)
     for i in range(k - 1, -1, -1):
         rest[i] = rest[i + 1] + (lists[i][0].revenue if lists[i] else 0)
     same_as_prev = [i > 0 and lists[i] is lists[i - 1] for i in range(k)]
-    best: list[int] = [-1] * k
-    best_value = [0]
+    best: list[Candidate | None] = list(incumbent)
+    best_value = [sum(c.revenue for c in incumbent if c is not None)]
     choice = [-1] * k
     polls = [0]
 
@@ -320,9 +378,9 @@ def solve(
         if i == k:
             if total > best_value[0]:
                 best_value[0] = total
-                best[:] = choice
+                best[:] = [lists[j][choice[j]] if choice[j] >= 0 else None for j in range(k)]
                 if progress is not None:
-                    progress(0.9, total)
+                    progress(0.95, total)
             return
         polls[0] += 1
         if polls[0] & 1023 == 0:
@@ -348,32 +406,103 @@ def solve(
         if total + after > best_value[0]:
             branch(i + 1, used, total)
 
-    if complete:
+    try:
+        branch(0, 0, 0)
+    except _Stopped:
+        return best, best_value[0], False
+    return best, best_value[0], True
+
+
+def solve(
+    problem: Problem,
+    scoring: TitleScoring,
+    *,
+    progress: Progress | None = None,
+    cancel: Callable[[], bool] | None = None,
+    keep: int = 48,
+) -> Result:
+    """The routes for the company's trains that earn the most (see the module doc).
+
+    Args:
+        keep: routes per train kept by the first, heavily pruned pass.
+    """
+    t0 = time.perf_counter()
+    trains = problem.trains
+    k = len(trains)
+    # one rep per (distance class, name, limit, multiplier, kind)
+    classes: dict[frozenset[str], dict[tuple[str, int | None, int, str], _Rep]] = {}
+    rep_of: dict[str, _Rep] = {}
+    for t in trains:
+        d = scoring.distance(t)
+        key = (t.name, d.limit, t.multiplier, t.kind)
+        reps = classes.setdefault(d.kinds, {})
+        if key not in reps:
+            paying = scoring.paying(t)
+            reps[key] = _Rep(
+                t, d.limit, paying if paying is not None else 1 << 30, t.multiplier,
+                scoring.max_bonus(t), keep=1 if k == 1 else keep,
+            )
+        rep_of[t.id] = reps[key]
+    order = sorted(classes, key=sorted)
+    stats: dict[str, float] = {"priced": 0.0, "passes": 0.0}
+    best_note = [0]
+
+    def run_pass(which: list[frozenset[str]], share: tuple[float, float]) -> bool:
+        for n, kinds in enumerate(which):
+            def sub(f: float, n: int = n) -> None:
+                if progress is not None:
+                    span = share[1] - share[0]
+                    progress(share[0] + span * (n + f) / len(which), best_note[0])
+            try:
+                stats["priced"] += _walk(problem, scoring, kinds, list(classes[kinds].values()),
+                                         cancel, sub)
+            except _Stopped:
+                return False
+            stats["passes"] += 1
+        return True
+
+    complete = run_pass(order, (0.0, 0.5))
+    ordered_trains = sorted(trains, key=lambda t: (-rep_of[t.id].best, t.name, t.id))
+    lists = [rep_of[t.id].routes for t in ordered_trains]
+    # a first answer: greedy (each train the best route on the track left), then the
+    # best mix of the kept routes; proven best if no train needs more routes
+    incumbent: list[Candidate | None] = [None] * k
+    if complete and k > 1:
         try:
-            branch(0, 0, 0)
+            incumbent = _greedy(problem, scoring, ordered_trains, rep_of, cancel, stats)
         except _Stopped:
             complete = False
-    else:
-        # cancelled while listing routes: a greedy assignment of what was found
-        used = 0
-        for i, lst in enumerate(lists):
-            for j, c in enumerate(lst):
-                if not c.track & used:
-                    best[i] = j
-                    used |= c.track
-                    best_value[0] += c.revenue
-                    break
+    choice, total, done = _assign(lists, incumbent, cancel, progress)
+    complete = complete and done
+    best_note[0] = total
+    if complete and k > 1:
+        total_best = sum(rep_of[t.id].best for t in trains)
+        need: dict[int, int] = {}
+        for t in trains:
+            r = rep_of[t.id]
+            floor = total + 1 - (total_best - r.best)
+            need[id(r)] = min(need.get(id(r), floor), floor)
+        again: list[frozenset[str]] = []
+        for kinds in order:
+            for r in classes[kinds].values():
+                floor = max(1, need[id(r)])
+                complete_list = not r.keep or len(r.heap) < r.keep or r.floor <= floor
+                if not complete_list:
+                    r.keep, r.floor, r.routes, r.heap = 0, floor, [], []
+                    if kinds not in again:
+                        again.append(kinds)
+        if again:
+            complete = run_pass(again, (0.5, 0.9))
+            lists = [rep_of[t.id].routes for t in ordered_trains]
+            choice, total, done = _assign(lists, choice, cancel, progress)
+            complete = complete and done
     routes = []
-    for i, t in enumerate(trains):
-        if best[i] >= 0:
-            c = lists[i][best[i]]
+    for t, c in zip(ordered_trains, choice, strict=True):
+        if c is not None:
             routes.append(PlannedRoute(t.id, c.stops, c.segments, c.revenue))
-    order = {t.id: n for n, t in enumerate(problem.trains)}
-    routes.sort(key=lambda r: order[r.train])
-    t2 = time.perf_counter()
+    position = {t.id: n for n, t in enumerate(trains)}
+    routes.sort(key=lambda r: position[r.train])
     if progress is not None:
-        progress(1.0, best_value[0])
-    return Result(
-        tuple(routes), best_value[0], complete,
-        {"routes": float(n_routes), "enumerate_s": t1 - t0, "assign_s": t2 - t1},
-    )
+        progress(1.0, total)
+    stats["seconds"] = time.perf_counter() - t0
+    return Result(tuple(routes), total, complete, stats)
