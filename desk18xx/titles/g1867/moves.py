@@ -377,7 +377,8 @@ def _trains(game: G1867, step: BuyTrainStep, entity: str, kind: str,
                                 variant=t.name if t.owner == DEPOT else None))
         if game.phase.name == "8" and t.name in R.TRADE_FOR:
             for own in game.corp_trains(entity):
-                if own.name in t.discount and t.price - t.discount[own.name] <= game.cash[entity]:
+                net = t.price - t.discount.get(own.name, t.price)
+                if own.name in t.discount and 1 <= net <= game.cash[entity]:
                     out.append(BuyTrain(entity=entity, entity_type=kind, train=t.id,
                                         price=t.price - t.discount[own.name],
                                         exchange=own.id))

@@ -547,8 +547,8 @@ class BuyTrainStep(Step):
             for t in game.depot_trains():
                 if t.name in R.TRADE_FOR:
                     for own in gm.corp_trains(entity):
-                        if own.name in t.discount and self.power(game, entity) >= (
-                                t.price - t.discount[own.name]):
+                        net = t.price - t.discount.get(own.name, t.price)
+                        if own.name in t.discount and 1 <= net <= self.power(game, entity):
                             return True
         return can
 

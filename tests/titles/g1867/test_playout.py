@@ -1,0 +1,29 @@
+"""Random legal games run to the end with every invariant checked after every action."""
+
+from __future__ import annotations
+
+import pytest
+
+from desk18xx.commands.playout import play_one
+
+SEEDS = [(seed, ()) for seed in range(1, 11)] + [(seed, ("grid_market",))
+                                                  for seed in range(101, 111)]
+
+
+@pytest.mark.parametrize(("seed", "options"), SEEDS, ids=[f"{s}{'-grid' if o else ''}"
+                                                          for s, o in SEEDS])
+def test_random_game_finishes_with_invariants_intact(seed: int, options: tuple[str, ...]) -> None:
+    result = play_one("1867", seed, None, options)
+    assert result.error is None, f"seed {seed}: {result.error}"
+    assert result.finished and result.end_reason in {"bank", "final_phase"}
+    assert 3 <= result.players <= 6
+
+
+def test_playout_command_reports_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from desk18xx.cli import main
+
+    assert main(["playout", "--games", "1", "--seed", "7", "--players", "3"]) == 0
+    line = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert line["finished"] and line["players"] == 3
