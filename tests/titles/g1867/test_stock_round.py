@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from g1867_helpers import finish_auction, give_major, pool_percent, start_minor
 
 from desk18xx.engine.actions import Bid, BuyShares, Par, Pass, SellShares
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.titles.g1867.game import G1867
-
-from g1867_helpers import finish_auction, give_major, pool_percent, start_minor
 
 
 @pytest.fixture
