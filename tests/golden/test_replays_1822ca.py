@@ -45,7 +45,7 @@ def replay(path: Path) -> tuple[G1822CA, dict[str, int], str | None]:
     imported = load_export(path)
     game = find_title(imported.title).new_game(GameSetup(
         imported.title, tuple((p.id, p.name) for p in imported.players), imported.seed,
-        tuple(imported.optional_rules)))
+        tuple(imported.optional_rules) + ("compat_18xxgames",)))
     assert isinstance(game, G1822CA)
     money = game.total_money()
     for index, raw in enumerate(imported.actions):

@@ -66,12 +66,13 @@ class G1822CA(Game):
         self.bank_broke = False
         title = normalize_title(setup.title)
         self.title_id = title
-        self.config = config or config_for(title)
+        self.config = config or config_for(title, "compat_18xxgames" in setup.options)
         self.data: TitleData = load_title(title)
         cfg = self.data.config
         n = len(self.players)
-        if n not in cfg.starting_cash:
-            raise IllegalAction(f"{title} is not for {n} players")
+        if n not in cfg.starting_cash or (n == 2 and not self.config.compat_18xxgames):
+            raise IllegalAction(f"{title} is not for {n} players (RB 1.7.2; 2 players only "
+                                "with compat_18xxgames)")
         self.cash[BANK] = cfg.bank_cash
         for p in self.players:
             self.transfer(BANK, p.id, cfg.starting_cash[n])
@@ -114,7 +115,9 @@ class G1822CA(Game):
                                 for k, v in self.rules.big_city_illegal_upgrades.items()},
             label_exemptions={h: frozenset(self.rules.mountain_pass_tiles)
                               for h in self.rules.mountain_pass_hexes},
-            replace_only={h: frozenset(v) for h, v in self.rules.white_hex_upgrades.items()})
+            replace_only={h: frozenset(v) for h, v in self.rules.white_hex_upgrades.items()},
+            town_tiles=frozenset(self.data.config.const_strs("TRACK_TOWN")),
+            plain_tiles=frozenset(self.data.config.const_strs("TRACK_PLAIN")))
         from desk18xx.titles.g1822ca.rounds import StockRound
 
         self.round = StockRound(self)
@@ -311,6 +314,8 @@ class G1822CA(Game):
             return True
         if sum(1 for t in trains if t.name == R.PULLMAN) > 1:
             return True
+        if not self.config.compat_18xxgames and sum(1 for t in trains if t.name == R.E_TRAIN) > 1:
+            return True  # RB 5.17.7: one E-train per company, even after an acquisition
         return sum(1 for t in trains if t.name == R.GRAIN) > 1
 
     def take_train(self, tid: str) -> Train:
@@ -778,11 +783,28 @@ class G1822CA(Game):
         if tile.color not in self.phase_colors() and not (
                 special and self.companies.get(R.ADVANCED_TILE_LAY) is not None):
             raise IllegalAction(f"{tile.color} tiles are not available yet")
+        if self.config.check_track:
+            self._check_lay(corp, hex_id, tile_id, rotation, special, remove_town)
         cost = map_lay_tile(board, hex_id, tile_id, rotation, self.track_rules)
         total = 0 if free else cost.total
         if total:
             self.transfer(corp, BANK, total)
         self.update_qmoo_home(hex_id)
+
+    def _check_lay(self, corp: str, hex_id: str, tile_id: str, rotation: int,
+                   special: bool, remove_town: bool) -> None:
+        """Upgrade path, rotation, colour, most exits and reach (RB 5.7; map model)."""
+        from desk18xx.engine.map.graph import graph_for
+        from desk18xx.engine.map.upgrades import check_tile_lay
+
+        reach = graph_for(self.map).reach(corp).connected_edges(hex_id)
+        if reach is None and hex_id not in [h for h, _c in self.map.tokens_of(corp)]:
+            raise IllegalAction(f"{corp} cannot reach {hex_id}")
+        colors = list(self.phase_colors())
+        if special and self.phase_num < 7:
+            colors.append(Color(("green", "brown", "gray")[min(2, max(0, self.phase_num - 3))]))
+        check_tile_lay(self.map, hex_id, tile_id, rotation, colors, self.track_rules,
+                       reach, entity=corp, special=special, remove_town=remove_town)
 
     def update_qmoo_home(self, hex_id: str) -> None:
         """QMOO's home floats among the Quebec cities (supplement §14.16, ``update_home``)."""

@@ -204,7 +204,10 @@ class BuySellParShares(Step):
             raise IllegalAction(f"no {corp} share in the {source}")
         share = min(shares, key=lambda s: int(s.id.rsplit("_", 1)[1]))
         haven_value = gm.cash[R.TAX_HAVEN] + gm.holdings_value(R.TAX_HAVEN)
-        spender = R.TAX_HAVEN if haven_value > 0 else self._player()
+        # RB 6.1.2: the owner funds every purchase; 18xx.games pays the second and
+        # later shares from the haven's own cash (supplement §14.3).
+        self_funded = gm.config.compat_18xxgames and haven_value > 0
+        spender = R.TAX_HAVEN if self_funded else self._player()
         price = gm.price(corp)
         receiver = corp if source == "ipo" else BANK
         gm.transfer(spender, receiver, price)
