@@ -50,3 +50,19 @@ def give_major(game: G1867, major: str, holder: str, percent: int, price_cell: t
 
 def pool_percent(game: G1867, corp: str) -> int:
     return game.percent_of(POOL, corp)
+
+
+def replay_prefix(name: str, count: int) -> G1867:
+    """A 1867 fixture replayed for its first ``count`` live actions."""
+    from pathlib import Path
+
+    from desk18xx.commands.replay import import_setup
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.io.import_18xxgames import load_export
+
+    root = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / "18xx.games"
+    imported = load_export(root / "1867" / name)
+    game = G1867(import_setup(imported))
+    for raw in imported.actions[:count]:
+        game.process(action_from_dict(raw))
+    return game

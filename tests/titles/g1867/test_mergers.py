@@ -1,0 +1,36 @@
+"""Conversions and mergers (card: "Merger round"), checked on recorded games."""
+
+from __future__ import annotations
+
+from desk18xx.titles.g1867.rounds import MergerRound
+from g1867_helpers import replay_prefix
+
+
+def test_conversion_keeps_the_price_and_gives_the_presidency() -> None:
+    game = replay_prefix("21268.json", 347)
+    price = game.price("BBG")
+    owner = game.owner("BBG")
+    game2 = replay_prefix("21268.json", 349)
+    assert game2.corps["BBG"].closed
+    assert game2.price("NYC") == max(p for p in (70, 80, 90, 100, 110, 120, 135, 150, 165, 180,
+                                                  200) if p <= price)
+    assert game2.president("NYC") == owner
+    tokens = [t for t in game2.corps["NYC"].tokens if t.hex]
+    assert len(tokens) == 1 and len(game2.corps["NYC"].tokens) == 3
+
+
+def test_merge_price_tokens_and_shares() -> None:
+    before = replay_prefix("hs_ahjzadkh_19792.json", 207)
+    minors = ("AE", "CV", "CA", "TN")
+    prices = [before.price(m) for m in minors]
+    game = replay_prefix("hs_ahjzadkh_19792.json", 211)
+    target = min(200, max(100, min(prices) + max(prices)))
+    assert game.price("CNR") == max(p for p in (100, 110, 120, 135, 150, 165, 180, 200)
+                                    if p <= target)
+    assert all(game.corps[m].closed for m in minors)
+    assert isinstance(game.round, MergerRound) and game.round.removing_tokens == ["CNR"]
+    game = replay_prefix("hs_ahjzadkh_19792.json", 213)
+    placed = [t for t in game.corps["CNR"].tokens if t.hex]
+    assert len(placed) == 2 and len({t.hex for t in placed}) == 2
+    assert len(game.corps["CNR"].tokens) == 3 and game.corps["CNR"].tokens[-1].price == 40
+    assert game.president("CNR") is not None
