@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from desk18xx.titles.g1867.game import G1867
 from g1867_helpers import finish_auction, give_major, start_minor
+
+from desk18xx.titles.g1867.game import G1867
 
 
 def test_bank_breaks_at_the_end_of_the_current_or(new_game: Callable[..., G1867]) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from g1867_helpers import finish_auction, start_minor
 
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.titles.g1867.game import G1867
 from desk18xx.titles.g1867.steps.operating import LoanOperations
-from g1867_helpers import finish_auction, start_minor
 
 
 def test_a_loan_is_fifty_owed_and_forty_five_received(new_game: Callable[..., G1867]) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from desk18xx.titles.g1867.rounds import MergerRound
 from g1867_helpers import replay_prefix
+
+from desk18xx.titles.g1867.rounds import MergerRound
 
 
 def test_conversion_keeps_the_price_and_gives_the_presidency() -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from desk18xx.engine.state import POOL
-from desk18xx.titles.g1867.game import NATIONAL, G1867
 from g1867_helpers import finish_auction, start_minor
+
+from desk18xx.engine.state import POOL
+from desk18xx.titles.g1867.game import G1867, NATIONAL
 
 
 def _with_minor(new_game: Callable[..., G1867]) -> tuple[G1867, str]:
