@@ -92,14 +92,26 @@ def game_id(header: SaveHeader) -> str:
     return "desk18xx-" + setup_hash(_setup(header))
 
 
-def acting_player(game: Game) -> str | None:
-    """The player who must act now (a corporation's president for a corporation)."""
-    entity = game.legal_actions().entity
-    if entity is None:
-        return None
+def controller(game: Game, entity: str) -> str | None:
+    """The player behind `entity` now: itself, a corporation's president or a
+    company's owner; otherwise the player whose turn it is in the round (a
+    corporation being started, before its president is recorded)."""
     if game.is_player(entity):
         return entity
-    return game.president(entity) or game.owner(entity)
+    owner = game.president(entity) or game.owner(entity) if entity in game.corps else None
+    company = game.companies.get(entity)
+    if owner is None and company is not None and company.owner not in (None, entity):
+        owner = controller(game, str(company.owner))
+    if owner is None and game.round is not None and game.round.entities:
+        turn = game.round.entities[game.round.entity_index % len(game.round.entities)]
+        owner = turn if game.is_player(turn) else None
+    return owner
+
+
+def acting_player(game: Game) -> str | None:
+    """The player who must act now (None when the game is over)."""
+    entity = game.legal_actions().entity
+    return None if entity is None else controller(game, entity)
 
 
 def export_document(header: SaveHeader, actions: list[RawAction] | tuple[RawAction, ...],

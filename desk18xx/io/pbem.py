@@ -1,0 +1,366 @@
+"""Play by e-mail: open a friend's file, see what they did, send yours (no Qt).
+
+A PBEM game is an ordinary save passed around. Opening a friend's file
+(`open_move`) checks, in order: the file itself (schema, hash chain, replay,
+state digest: `desk18xx.io.replaying.open_save`); that it is the same game
+(`game_identity`, the setup hash); and that its log extends the one you have
+(`compare_history`): a changed, removed or reordered entry is reported as a
+rewritten history with the first differing action. Then it lists what
+happened since your last action, in words (`describe_action`).
+
+`save_for_email` writes the file to attach, named after the game, the round
+and the player to move (`mail_file_name`), and a short mail body.
+18xx.games programmed actions (``program_share_pass`` and friends, with their
+nested ``auto_actions``) travel in the log like any other entry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from desk18xx.engine.game import Game
+from desk18xx.engine.log import RawAction
+from desk18xx.io.replaying import OpenedSave, open_save, replay_log
+from desk18xx.io.savechain import canonical_json
+from desk18xx.io.savefile import SavedGame, SaveHeader, save_game
+from desk18xx.io.transfer import acting_player, controller, game_id
+
+
+class PbemError(ValueError):
+    """A friend's file that is valid but does not fit the game you have."""
+
+
+class DifferentGameError(PbemError):
+    """The file is another game (other title, players or seed)."""
+
+
+class RewrittenHistoryError(PbemError):
+    """The file changes actions you already had."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+        """0-based index of the first action that differs."""
+
+
+def game_identity(header: SaveHeader) -> str:
+    """The game's identity: its setup hash (same title, variant, options, players, seed)."""
+    return game_id(header).removeprefix("desk18xx-")
+
+
+class History(Enum):
+    """How a friend's log relates to yours."""
+
+    SAME = "same"
+    EXTENDS = "extends"
+    OLDER = "older"
+    """The friend's file is a prefix of yours (an old mail)."""
+    REWRITTEN = "rewritten"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryCheck:
+    """The result of `compare_history`."""
+
+    kind: History
+    known: int
+    """Entries in your log."""
+    incoming: int
+    """Entries in the friend's log."""
+    first_difference: int | None = None
+    """For REWRITTEN: index of the first entry that differs."""
+
+    def message(self) -> str:
+        """A sentence for the player."""
+        match self.kind:
+            case History.SAME:
+                return "This file has no new actions."
+            case History.EXTENDS:
+                return f"{self.incoming - self.known} new action(s)."
+            case History.OLDER:
+                return (f"This file is older than your game: it has {self.incoming} actions, "
+                        f"you have {self.known}.")
+        return (f"History was rewritten: action {self.first_difference} differs from the one "
+                "you have (or was removed).")
+
+
+def compare_history(known: Sequence[RawAction], incoming: Sequence[RawAction]) -> HistoryCheck:
+    """Compare two raw logs entry by entry (canonical JSON, as the hash chain does)."""
+    for index, (ours, theirs) in enumerate(zip(known, incoming, strict=False)):
+        if canonical_json(ours) != canonical_json(theirs):
+            return HistoryCheck(History.REWRITTEN, len(known), len(incoming), index)
+    if len(incoming) == len(known):
+        return HistoryCheck(History.SAME, len(known), len(incoming))
+    if len(incoming) > len(known):
+        return HistoryCheck(History.EXTENDS, len(known), len(incoming))
+    return HistoryCheck(History.OLDER, len(known), len(incoming))
+
+
+# --- describing actions --------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One action in words."""
+
+    index: int
+    """0-based index in the raw log (auto actions share their parent's)."""
+    player: str | None
+    """The player who acted (a corporation's president); None if nobody controls it."""
+    round: str
+    """The round it was taken in, e.g. ``"OR 2.1"``."""
+    text: str
+    auto: bool = False
+    """An action 18xx.games generated (programmed pass, automatic token …)."""
+
+
+def round_label(game: Game) -> str:
+    """``"SR 3"``, ``"OR 2.1"``, ``"Auction"``, ``"Merger 4"``; ``"end"`` after the game."""
+    if game.finished:
+        return "end"
+    r = game.round
+    if r is None:
+        return "start"
+    match r.kind.value:
+        case "operating":
+            return f"OR {game.turn}.{r.round_num}"
+        case "stock":
+            return f"SR {game.turn}"
+        case "auction":
+            return "Auction"
+    return f"{r.kind.value.capitalize()} {game.turn}"
+
+
+_VERBS: Mapping[str, str] = {
+    "pass": "passes", "bid": "bids", "par": "starts", "buy_shares": "buys",
+    "sell_shares": "sells", "lay_tile": "lays", "place_token": "places a token",
+    "hex_token": "places a token", "run_routes": "runs", "dividend": "pays",
+    "buy_train": "buys train", "discard_train": "discards train", "take_loan": "takes a loan",
+    "payoff_loan": "repays a loan", "buy_company": "buys", "end_game": "ends the game",
+    "merge": "merges", "convert": "converts", "remove_token": "removes a token",
+    "program_share_pass": "sets auto-pass", "program_buy_shares": "sets auto-buy",
+    "program_merger_pass": "sets auto-pass in mergers",
+    "program_disable": "turns off programmed actions", "choose": "chooses",
+}
+
+
+def describe_action(raw: RawAction, game: Game) -> str:
+    """`raw` in words, for the game just before it: ``"CPR lays 57 on H12 (rotation 2)"``."""
+    kind = str(raw.get("type"))
+    entity = str(raw.get("entity"))
+    who = game.name_of(entity)
+    verb = _VERBS.get(kind, kind.replace("_", " "))
+    detail = ""
+    match kind:
+        case "bid":
+            detail = f"${raw.get('price')} for {raw.get('company') or raw.get('corporation')}"
+        case "par":
+            detail = f"{raw.get('corporation')} at {_price(raw.get('share_price'))}"
+        case "buy_shares" | "sell_shares":
+            shares = raw.get("shares") or []
+            corps = sorted({str(s).rpartition("_")[0] for s in shares})
+            detail = f"{len(shares)} share(s) of {', '.join(corps)}"
+            if raw.get("percent"):
+                detail += f" ({raw.get('percent')}%)"
+        case "lay_tile":
+            detail = (f"{str(raw.get('tile')).rpartition('-')[0] or raw.get('tile')} on "
+                      f"{raw.get('hex')} (rotation {raw.get('rotation')})")
+        case "place_token" | "hex_token":
+            where = raw.get("city") or raw.get("hex")
+            detail = f"in {where}" if where else ""
+        case "run_routes":
+            routes = raw.get("routes") or []
+            total = sum(int(r.get("revenue") or 0) for r in routes if isinstance(r, dict))
+            detail = f"{len(routes)} train(s) for ${total}"
+        case "dividend":
+            detail = str(raw.get("kind") or "")
+        case "buy_train":
+            detail = f"{raw.get('train')} for ${raw.get('price')}"
+        case "discard_train":
+            detail = str(raw.get("train"))
+        case "buy_company":
+            detail = f"{raw.get('company')} for ${raw.get('price')}"
+        case "merge":
+            detail = f"with {raw.get('corporation')}"
+        case "message":
+            detail = f": {raw.get('message')}"
+    return f"{who} {verb} {detail}".rstrip()
+
+
+def _price(value: Any) -> str:
+    text = str(value)
+    return f"${text.split(',')[0]}" if "," in text else text
+
+
+class _Recorder:
+    """Collects `Event`s during a replay (the ``each`` hook of `replay_log`)."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def __call__(self, position: int, entry: RawAction, game: Game) -> None:
+        label = round_label(game)
+        self.events.append(Event(position, controller(game, str(entry.get("entity"))), label,
+                                 describe_action(entry, game)))
+        for auto in entry.get("auto_actions") or ():
+            self.events.append(Event(position, controller(game, str(auto.get("entity"))), label,
+                                     describe_action(auto, game), auto=True))
+
+
+def describe_log(header: SaveHeader, raw: Sequence[RawAction]) -> tuple[list[Event], Game]:
+    """Every live action of `raw` in words, and the game they lead to (chat left out)."""
+    recorder = _Recorder()
+    replayed = replay_log(header, raw, each=recorder)
+    return recorder.events, replayed.game
+
+
+# --- opening a friend's file ---------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ReceivedMove:
+    """A friend's file, checked against the game you have."""
+
+    opened: OpenedSave
+    history: HistoryCheck
+    events: tuple[Event, ...]
+    """Every live action in words."""
+    new_events: tuple[Event, ...]
+    """The actions you did not have (all of them for a game new to you)."""
+    since_yours: tuple[Event, ...]
+    """What happened after your last own action (everything if you have not acted)."""
+    next_player: str | None
+    """Who must act now."""
+
+
+def open_move(
+    path: str | Path,
+    known: SavedGame | None = None,
+    me: str | None = None,
+    *,
+    allow_rewrite: bool = False,
+) -> ReceivedMove:
+    """Open a friend's PBEM file and say what changed.
+
+    Args:
+        path: the received file.
+        known: the game you have locally (None: first file of a game).
+        me: your player id (for "since your last action").
+        allow_rewrite: accept a file that changes actions you had (after
+            an agreed correction); the check still reports it.
+
+    Raises:
+        SaveFormatError: the file itself is bad (`open_save`: unreadable,
+            tampered, illegal action, state digest).
+        DifferentGameError: the file is another game.
+        RewrittenHistoryError: the file changes your history (first difference named).
+    """
+    recorder = _Recorder()
+    opened = open_save(path, each=recorder)
+    theirs = opened.saved
+    if known is not None and game_identity(known.header) != game_identity(theirs.header):
+        raise DifferentGameError(
+            f"{path}: this is another game ({_setup_text(theirs.header)}), not yours "
+            f"({_setup_text(known.header)})")
+    history = compare_history(known.actions if known else (), theirs.actions)
+    if history.kind is History.REWRITTEN and not allow_rewrite:
+        index = history.first_difference or 0
+        assert known is not None
+        ours = _entry_text(known.actions, index)
+        new = _entry_text(theirs.actions, index)
+        raise RewrittenHistoryError(
+            f"{path}: history was rewritten at action {index}: you have {ours}, "
+            f"the file has {new}", index)
+    events, game = recorder.events, opened.game
+    start = history.known if history.kind is History.EXTENDS else len(theirs.actions)
+    if known is None:
+        start = 0
+    mine = [i for i, e in enumerate(events) if e.player == me and not e.auto]
+    since = events[mine[-1] + 1:] if mine else events
+    return ReceivedMove(opened, history, tuple(events),
+                        tuple(e for e in events if e.index >= start), tuple(since),
+                        acting_player(game))
+
+
+def _setup_text(header: SaveHeader) -> str:
+    names = ", ".join(p.name for p in header.players)
+    return f"{header.title}, seed {header.seed}, {names}"
+
+
+def _entry_text(actions: Sequence[RawAction], index: int) -> str:
+    if index >= len(actions):
+        return "nothing there"
+    entry = actions[index]
+    return f"{entry.get('type')} by {entry.get('entity')} (id {entry.get('id')})"
+
+
+# --- sending -------------------------------------------------------------------------
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9]+")
+
+
+def mail_file_name(header: SaveHeader, game: Game) -> str:
+    """``1867_3f2a9c1b_OR-2.1_Bob.yaml``: title, game, round, player to move."""
+    next_id = acting_player(game)
+    name = "end" if next_id is None else game.name_of(next_id)
+    parts = [header.title, game_identity(header)[:8], round_label(game), name]
+    return "_".join(_UNSAFE_NAME.sub("-", p).strip("-") or "x" for p in parts) + ".yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class MailMove:
+    """What to send."""
+
+    path: Path
+    """The file written (attach it)."""
+    subject: str
+    body: str
+
+
+def mail_text(header: SaveHeader, events: Sequence[Event], game: Game,
+              sender: str | None) -> tuple[str, str]:
+    """Subject and body: who moved, what, who is next."""
+    next_id = acting_player(game)
+    next_name = "nobody (the game is over)" if next_id is None else game.name_of(next_id)
+    sender_name = game.name_of(sender) if sender else "?"
+    subject = (f"{header.title} {game_identity(header)[:8]}: {round_label(game)}, "
+               f"{next_name} to move")
+    mine = [i for i, e in enumerate(events) if e.player == next_id and not e.auto]
+    since = list(events[mine[-1] + 1:] if mine else events)
+    if not since and sender is not None:  # the sender moves again: show their last turn
+        others = [i for i, e in enumerate(events) if e.player != sender]
+        since = list(events[others[-1] + 1:] if others else events)
+    lines = [f"{sender_name} moved ({header.title}, game {game_identity(header)[:8]}).", ""]
+    if since:
+        lines.append("Since your last action:" if mine else "So far:")
+        lines += [f"  {e.round}: {e.text}" + (" (auto)" if e.auto else "") for e in since]
+    else:
+        lines.append("No new actions.")
+    lines += ["", f"Next: {next_name}.", "",
+              "Open the attached file in desk18xx (File > Open e-mail move):",
+              "it is checked and the moves are shown."]
+    return subject, "\n".join(lines) + "\n"
+
+
+def save_for_email(
+    folder: str | Path,
+    header: SaveHeader,
+    actions: Sequence[RawAction],
+    state_digest: str,
+    *,
+    sender: str | None = None,
+    notes: Mapping[str, str] | None = None,
+) -> MailMove:
+    """Write the file to attach (atomic, previous one kept as ``.bak``) and the mail text.
+
+    Raises:
+        ValueError: invalid header or actions; SaveWriteError: the disk refused.
+    """
+    events, game = describe_log(header, actions)
+    path = Path(folder) / mail_file_name(header, game)
+    save_game(path, header, actions, state_digest, notes=notes)
+    subject, body = mail_text(header, events, game, sender)
+    return MailMove(path, subject, body)
