@@ -547,8 +547,9 @@ class BuyTrainStep(Step):
             for t in game.depot_trains():
                 if t.name in R.TRADE_FOR:
                     for own in gm.corp_trains(entity):
+                        # 18xx.games counts any trade-in, even one priced below $1
                         net = t.price - t.discount.get(own.name, t.price)
-                        if own.name in t.discount and 1 <= net <= self.power(game, entity):
+                        if own.name in t.discount and net <= self.power(game, entity):
                             return True
         return can
 
