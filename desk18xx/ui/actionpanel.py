@@ -34,9 +34,16 @@ TILE_ICON = 72
 _TILE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
+_PIXMAPS: dict[tuple[str, int, int, bool], QPixmap] = {}
+
+
 def tile_pixmap(tile: TileDef, rotation: int = 0, size: int = TILE_ICON,
                 grey: bool = False) -> QPixmap:
-    """A picture of ``tile`` for the tray."""
+    """A picture of ``tile`` for the tray (cached by name, rotation, size, grey)."""
+    key = (tile.name, rotation, size, grey)
+    cached = _PIXMAPS.get(key)
+    if cached is not None:
+        return cached
     pix = QPixmap(size, size)
     pix.fill(QColor(0, 0, 0, 0))
     painter = QPainter(pix)
@@ -49,6 +56,7 @@ def tile_pixmap(tile: TileDef, rotation: int = 0, size: int = TILE_ICON,
         painter.setOpacity(0.3)
     paint_hex(painter, StaticHex(hex_def, tile, rotation), False, frozenset())
     painter.end()
+    _PIXMAPS[key] = pix
     return pix
 
 
@@ -70,7 +78,7 @@ class TileTray(QListWidget):
         self.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.setMovement(QListWidget.Movement.Static)
         self.setDragEnabled(True)
-        self.setMinimumHeight(TILE_ICON + 40)
+        self.setMinimumHeight(2 * (TILE_ICON + 30) + 10)
         self.itemClicked.connect(self._clicked)
 
     def set_tiles(self, tiles: list[TileChoice]) -> None:

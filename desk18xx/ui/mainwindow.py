@@ -58,10 +58,12 @@ def _table(model: RowsModel) -> QTableView:
     view = QTableView()
     view.setModel(model)
     view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(22)
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.horizontalHeader().setStretchLastSection(True)
     view.setWordWrap(False)
+    model.modelReset.connect(view.resizeColumnsToContents)
     return view
 
 
@@ -135,7 +137,7 @@ class MainWindow(QMainWindow):
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         self._dock("actions", "Turn", self.action_panel, right)
-        self._dock("players", "Players", _table(self.players_model), right)
+        self._dock("players", "Players", _table(self.players_model), left)
         self._dock("companies", "Companies", _table(self.corps_model), bottom)
         self._dock("market", "Stock market", self.market, bottom)
         self._dock("log", "Log", self.log_view, left)
@@ -153,7 +155,9 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(auction, tiles)
         bank.raise_()
         self.resizeDocks([self.docks["actions"]], [360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["log"]], [260], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["log"]], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["players"], self.docks["log"]], [170, 200],
+                         Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["companies"]], [200], Qt.Orientation.Vertical)
 
     def _build_menus(self) -> None:
@@ -280,12 +284,14 @@ class MainWindow(QMainWindow):
         self.corps_model.set_rows(corp_rows(game, self._colors, info.entity))
         self.bank_model.set_rows(bank_rows(game))
         self.privates_model.set_rows(company_rows(game))
-        self.market.set_cells(market_cells(game, self._colors))
+        cells = market_cells(game, self._colors)
+        if cells != self.market.cells():
+            self.market.set_cells(cells)
         self.tiles_model.set_rows(self._tile_rows())
         names = {p.id: p.name for p in game.players}
-        self.log_model.set_entries(log_entries(self.session.actions(), self.session.rounds(),
-                                               names))
-        self.log_view.scrollToBottom()
+        if self.log_model.set_entries(log_entries(self.session.actions(),
+                                                  self.session.rounds(), names)):
+            self.log_view.scrollToBottom()
         self.auction_label.setText(self._auction_text(info))
         self.statusBar().showMessage(f"{info.round_label}: {info.entity_name} — "
                                      f"{info.step_label}" if info.entity else info.round_label)

@@ -26,6 +26,9 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.log import LogError, filter_log
 
+#: Options every imported 18xx.games game is played with (its rule quirks).
+IMPORT_OPTIONS = ("compat_18xxgames",)
+
 #: Makes a fresh game from a setup (the title registry in the app, a fake in tests).
 GameFactory = Callable[[GameSetup], Game]
 
@@ -193,8 +196,9 @@ class GameSession(QObject):
         from desk18xx.io.import_18xxgames import load_export
 
         imported = load_export(path)
+        options = tuple(imported.optional_rules) + IMPORT_OPTIONS
         setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
-                          imported.seed, tuple(imported.optional_rules))
+                          imported.seed, options)
         self.source = str(path)
         self.new_game(setup, [dict(a) for a in imported.actions])
 

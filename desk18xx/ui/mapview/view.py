@@ -192,7 +192,7 @@ class MapView(QGraphicsView):
         if self._scene is None:
             return
         for hid in hex_ids:
-            item = HexOutlineItem(hid, self.hex_size(), color, 3.0, 30)
+            item = HexOutlineItem(hid, self.hex_size(), color, 3.0, 0)
             self._scene.addItem(item)
             self._highlights.append(item)
 

@@ -30,6 +30,13 @@ def _marks(title: str) -> dict[str, Mark]:
     return corporation_marks(title_data(title))
 
 
+@lru_cache(maxsize=8)
+def _bases(title: str) -> dict[str, StaticHex]:
+    """The printed, set-up hexes of ``title`` (reservations and markers)."""
+    marks = _marks(title)
+    return {h: starting_hex(d, marks) for h, d in title_data(title).hexes.items()}
+
+
 def corp_colors(title: str) -> dict[str, tuple[str, str]]:
     """Corporation id -> (fill, text colour) as on its charter."""
     return {k: (m.fill, m.text) for k, m in _marks(title).items()}
@@ -43,8 +50,9 @@ def board_view(game: Game) -> StaticBoard:
     placed_corps = {t for cities in board.tokens.values() for slots in cities
                     for t in slots if t}
     out: dict[str, StaticHex] = {}
+    bases = _bases(game.setup.title)
     for hex_id, hex_def in board.hexdefs.items():
-        base = starting_hex(hex_def, marks)
+        base = bases.get(hex_id) or starting_hex(hex_def, marks)
         placed = board.placed[hex_id]
         tokens: list[tuple[Mark | None, ...]] = []
         for slots in board.tokens.get(hex_id, []):

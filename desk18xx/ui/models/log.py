@@ -98,11 +98,25 @@ class LogModel(QAbstractListModel):
         super().__init__(parent)
         self._entries: list[LogEntry] = []
 
-    def set_entries(self, entries: Sequence[LogEntry]) -> None:
-        """Replace the log."""
+    def set_entries(self, entries: Sequence[LogEntry]) -> bool:
+        """Replace the log; appending only inserts the new rows.
+
+        Returns:
+            True when something changed.
+        """
+        new = list(entries)
+        old = self._entries
+        if new == old:
+            return False
+        if len(new) > len(old) and new[:len(old)] == old:
+            self.beginInsertRows(QModelIndex(), len(old), len(new) - 1)
+            self._entries = new
+            self.endInsertRows()
+            return True
         self.beginResetModel()
-        self._entries = list(entries)
+        self._entries = new
         self.endResetModel()
+        return True
 
     def entry(self, row: int) -> LogEntry:
         """The entry at ``row``."""

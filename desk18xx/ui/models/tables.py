@@ -16,6 +16,12 @@ from desk18xx.engine.game import Game
 from desk18xx.engine.state import BANK, DEPOT, POOL, CorpKind
 
 _Index = QModelIndex | QPersistentModelIndex
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole.value)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole.value)
+_ROLES = frozenset({_DISPLAY, _BACKGROUND, _FOREGROUND, _TOOLTIP, _ALIGN})
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +42,19 @@ class RowsModel(QAbstractTableModel):
         self._headers = list(headers)
         self._rows: list[Row] = []
 
-    def set_rows(self, rows: Sequence[Row]) -> None:
-        """Replace every row (a model reset)."""
+    def set_rows(self, rows: Sequence[Row]) -> bool:
+        """Replace every row (a model reset); nothing happens when they are equal.
+
+        Returns:
+            True when the rows changed.
+        """
+        new = list(rows)
+        if new == self._rows:
+            return False
         self.beginResetModel()
-        self._rows = list(rows)
+        self._rows = new
         self.endResetModel()
+        return True
 
     def rows(self) -> list[Row]:
         """The rows shown."""
@@ -53,19 +67,23 @@ class RowsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._headers)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.row() >= len(self._rows):
+        r = int(role)
+        if r not in _ROLES:
             return None
-        row = self._rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            col = index.column()
+        row_i = index.row()
+        if row_i < 0 or row_i >= len(self._rows):
+            return None
+        row = self._rows[row_i]
+        col = index.column()
+        if r == _DISPLAY:
             return row.cells[col] if col < len(row.cells) else ""
-        if role == Qt.ItemDataRole.BackgroundRole and row.background and index.column() == 0:
-            return QColor(row.background)
-        if role == Qt.ItemDataRole.ForegroundRole and row.foreground and index.column() == 0:
-            return QColor(row.foreground)
-        if role == Qt.ItemDataRole.ToolTipRole and row.tooltip:
-            return row.tooltip
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
+        if r == _BACKGROUND:
+            return QColor(row.background) if row.background and col == 0 else None
+        if r == _FOREGROUND:
+            return QColor(row.foreground) if row.foreground and col == 0 else None
+        if r == _TOOLTIP:
+            return row.tooltip or None
+        if r == _ALIGN and col > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -79,7 +97,7 @@ class RowsModel(QAbstractTableModel):
 
 
 # -- rows read from a game -------------------------------------------------------------
-PLAYER_HEADERS = ("Player", "Cash", "Certs", "Privates", "Shares", "Value")
+PLAYER_HEADERS = ("Player", "Cash", "Certs", "Value", "Privates", "Shares")
 CORP_HEADERS = ("Company", "Owner", "Price", "Cash", "Trains", "Tokens", "Treasury",
                 "Pool", "Loans", "Privates")
 BANK_HEADERS = ("Item", "Value")
@@ -99,8 +117,8 @@ def player_rows(game: Game, acting: str | None = None) -> list[Row]:
                 pres = "*" if game.president(cid) == p.id else ""
                 holdings.append(f"{cid}{pres} {pct}%")
         certs = f"{game.num_certs(p.id)}/{limit}" if limit else str(game.num_certs(p.id))
-        out.append(Row((p.name, f"${game.cash.get(p.id, 0)}", certs, privates,
-                        ", ".join(holdings), f"${game.player_value(p.id)}"),
+        out.append(Row((p.name, f"${game.cash.get(p.id, 0)}", certs,
+                        f"${game.player_value(p.id)}", privates, ", ".join(holdings)),
                        background="#ffe680" if p.id == acting else None,
                        tooltip=", ".join(holdings)))
     return out

@@ -93,7 +93,13 @@ class TrackOptions:
 
     def tray(self, hex_id: str | None) -> list[TileChoice]:
         """Every tile of the phase colours, usable on ``hex_id`` or greyed with a reason."""
-        legal = self.legal(hex_id) if hex_id else {}
+        if hex_id:
+            legal = self.legal(hex_id)
+        else:  # usable somewhere: drag it onto a highlighted hex
+            legal = {}
+            for h in self.hexes():
+                for name, rots in self.legal(h).items():
+                    legal.setdefault(name, rots)
         out: list[TileChoice] = []
         for name, entry in self._board.manifest.items():
             tile = entry.tile
@@ -103,8 +109,8 @@ class TrackOptions:
             rots = legal.get(name, ())
             if left <= 0:
                 reason = "none left"
-            elif hex_id is None:
-                reason = "choose a hex"
+            elif not rots and hex_id is None:
+                reason = "fits no hex the company can reach"
             elif not rots:
                 reason = f"does not fit {hex_id}"
             else:
