@@ -102,15 +102,18 @@ MAPS_ENV = "DESK18XX_MAPS"
 def maps_dir() -> Path:
     """The folder holding ``<title>/*.yaml``.
 
-    ``$DESK18XX_MAPS`` wins; otherwise ``maps/`` next to the ``desk18xx``
-    package (source tree, or installed with the package data), and finally
-    ``desk18xx/maps`` inside the package (frozen bundles).
+    ``$DESK18XX_MAPS`` wins (the frozen bundles set it); otherwise
+    ``desk18xx/maps`` inside the package (an installed wheel: ``setup.py``
+    copies ``maps/`` there), and finally ``maps/`` next to the package (the
+    source tree and editable installs).  The package copy is tried first so
+    that an unrelated top-level ``maps`` folder in ``site-packages`` is never
+    taken for ours.
     """
     env = os.environ.get(MAPS_ENV)
     if env:
         return Path(env)
     package = Path(__file__).resolve().parents[1]
-    for candidate in (package.parent / "maps", package / "maps"):
+    for candidate in (package / "maps", package.parent / "maps"):
         if candidate.is_dir():
             return candidate
     return package.parent / "maps"
