@@ -25,7 +25,7 @@ far; ``cancel`` is polled and the best assignment so far is returned.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from desk18xx.engine.optimizer.model import PlannedRoute, Problem, Segment, Stop, TrainSpec
@@ -103,37 +103,6 @@ def _reachable(problem: Problem) -> list[bool]:
     return seen
 
 
-def _token_distance(problem: Problem, counted: frozenset[str], live: list[bool]) -> list[int]:
-    """Per stop, fewest counted stops (excluding itself) on a walk to a token."""
-    import heapq
-
-    stops, segs, adj = problem.stops, problem.segments, problem.adjacency
-    inf = 1 << 30
-    dist = [inf] * len(stops)
-    heap: list[tuple[int, int]] = []
-    for s in stops:
-        if s.tokened and live[s.index]:
-            dist[s.index] = 1 if s.kind in counted else 0
-            heap.append((dist[s.index], s.index))
-    heapq.heapify(heap)
-    while heap:
-        d, cur = heapq.heappop(heap)
-        if d > dist[cur]:
-            continue
-        st = stops[cur]
-        if not st.passable:
-            continue
-        for si in adj[cur]:
-            o = segs[si].other(cur)
-            nd = d + (1 if stops[o].kind in counted else 0)
-            if nd < dist[o]:
-                dist[o] = nd
-                heapq.heappush(heap, (nd, o))
-    # dist counts the token's own stop and every counted stop after ``cur``; drop ``cur``
-    return [d - (1 if d < inf and stops[i].kind in counted else 0) if d < inf else inf
-            for i, d in enumerate(dist)]
-
-
 @dataclass(slots=True)
 class _Rep:
     """Trains that run the same routes for the same money (one list for all of them)."""
@@ -177,7 +146,6 @@ def _walk(
     live = _reachable(problem)
     limits = [r.limit for r in reps]
     lim = 1 << 30 if any(x is None for x in limits) else max(x for x in limits if x is not None)
-    to_token = _token_distance(problem, counted, live)
     is_counted = [s.kind in counted for s in stops]
     passable = [s.passable for s in stops]
     tokened = [s.tokened for s in stops]
@@ -196,11 +164,18 @@ def _walk(
     adj_sorted = [
         sorted(adj[i], key=lambda si: (-value[segs[si].other(i)], si)) for i in range(len(stops))
     ]
-    path_stops: list[int] = []
-    path_segs: list[int] = []
+    right_stops: list[int] = []
+    right_segs: list[int] = []
+    left_stops: list[int] = []
+    left_segs: list[int] = []
     priced = 0
     polls = 0
     n_reps = len(reps)
+    base = [0]
+    """The token the routes being listed start from (routes are listed from their lowest token)."""
+
+    def route_stops() -> tuple[int, ...]:
+        return (*reversed(left_stops), base[0], *right_stops)
 
     def record(track: int, n: int, vsum: int, csum: int) -> None:
         nonlocal priced
@@ -215,15 +190,17 @@ def _walk(
             if r.mult * (csum + (extra if extra > 0 else 0)) + r.bonus < r.floor:
                 continue
             if visited is None:
-                visited = [stops[i] for i in path_stops]
+                visited = [stops[i] for i in route_stops()]
             priced += 1
             rev = scoring.revenue(r.train, visited)
             if rev < r.floor:
                 continue
             if rev > r.best:
                 r.best = rev
+            ordered_stops = route_stops()
+            ordered_segs = (*reversed(left_segs), *right_segs)
             if r.keep:
-                item = (rev, tuple(-x for x in path_stops), track, tuple(path_segs))
+                item = (rev, tuple(-x for x in ordered_stops), track, ordered_segs)
                 if len(r.heap) < r.keep:
                     heapq.heappush(r.heap, item)
                 else:
@@ -231,7 +208,7 @@ def _walk(
                 if len(r.heap) >= r.keep:
                     r.floor = max(r.floor, r.heap[0][0] + 1)
             else:
-                r.routes.append(Candidate(rev, track, tuple(path_stops), tuple(path_segs)))
+                r.routes.append(Candidate(rev, track, ordered_stops, ordered_segs))
 
     def hopeful(n: int, vsum: int) -> bool:
         for i in range(n_reps):
@@ -247,59 +224,85 @@ def _walk(
                 return True
         return False
 
-    def walk(
-        cur: int, first: int, hexes: int, track: int, n: int, tok: bool, vsum: int, csum: int
-    ) -> None:
-        nonlocal polls
-        if tok and cur > first:
-            record(track, n, vsum, csum)
-        if cur != first and not passable[cur]:
-            return
-        polls += 1
-        if polls & 1023 == 0:
-            _poll(cancel)
+    def steps(
+        cur: int, hexes: int, track: int, n: int, vsum: int, csum: int, low: int, inner: bool
+    ) -> Iterator[tuple[int, int, int, int, int, int, int, bool]]:
+        """Each way on from ``cur``: segment, far stop, its state, and whether it must end there.
+
+        ``inner``: ``cur`` is passed through (so no segment terminal at it).
+        """
+        t0 = base[0]
         for si in adj_sorted[cur]:
+            if si <= low:
+                continue
             sg = segs[si]
             if sg.track & track:
+                continue
+            if inner and (sg.terminal_a if sg.a == cur else sg.terminal_b):
                 continue
             o = sg.b if sg.a == cur else sg.a
             if hex_bit[o] & hexes or sg.passed & hexes:
                 continue
-            if cur != first and (sg.terminal_a if sg.a == cur else sg.terminal_b):
+            if tokened[o] and o < t0:
                 continue
             n2 = n + is_counted[o]
             if n2 > lim:
                 continue
-            t2 = tok or tokened[o]
-            if not t2 and n2 + to_token[o] > lim:
-                continue
             v2 = vsum + value[o]
-            c2 = csum + value[o] if is_counted[o] else csum
             if not hopeful(n2, v2):
                 continue
-            path_stops.append(o)
-            path_segs.append(si)
-            if sg.terminal_a if sg.a == o else sg.terminal_b:
-                # terminal at the far stop: the route may end there, not pass through
-                if t2 and o > first:
-                    record(track | sg.track, n2, v2, c2)
-            else:
-                walk(o, first, hexes | hex_bit[o] | sg.passed, track | sg.track, n2, t2, v2, c2)
-            path_stops.pop()
-            path_segs.pop()
+            c2 = csum + value[o] if is_counted[o] else csum
+            yield (si, o, hexes | hex_bit[o] | sg.passed, track | sg.track, n2, v2, c2,
+                   sg.terminal_a if sg.a == o else sg.terminal_b)
 
-    starts = sorted((s.index for s in stops if live[s.index]), key=lambda i: (-value[i], i))
+    def walk_left(cur: int, hexes: int, track: int, n: int, vsum: int, csum: int,
+                  low: int) -> None:
+        """Every way to extend the route at its start (the token end), recording each."""
+        nonlocal polls
+        polls += 1
+        if polls & 1023 == 0:
+            _poll(cancel)
+        for si, o, h2, t2, n2, v2, c2, ends in steps(cur, hexes, track, n, vsum, csum, low, True):
+            left_stops.append(o)
+            left_segs.append(si)
+            record(t2, n2, v2, c2)
+            if not ends and passable[o]:
+                walk_left(o, h2, t2, n2, v2, c2, -1)
+            left_stops.pop()
+            left_segs.pop()
+
+    def walk_right(cur: int, hexes: int, track: int, n: int, vsum: int, csum: int,
+                   arrived_terminal: bool) -> None:
+        """Every way to extend the route at its end; for each, every start (walk_left)."""
+        nonlocal polls
+        polls += 1
+        if polls & 1023 == 0:
+            _poll(cancel)
+        t0 = base[0]
+        if right_stops:
+            record(track, n, vsum, csum)
+            first = right_segs[0]
+            if passable[t0] and not segs[first].terminal_at(t0):
+                walk_left(t0, hexes, track, n, vsum, csum, first)
+            if arrived_terminal or not passable[cur]:
+                return
+        inner = bool(right_stops)
+        for si, o, h2, t2, n2, v2, c2, ends in steps(cur, hexes, track, n, vsum, csum, -1, inner):
+            right_stops.append(o)
+            right_segs.append(si)
+            walk_right(o, h2, t2, n2, v2, c2, ends)
+            right_stops.pop()
+            right_segs.pop()
+
+    starts = [s.index for s in stops if live[s.index] and s.tokened]
     for k, s in enumerate(starts):
         if progress is not None:
             progress(k / max(1, len(starts)))
         n0 = 1 if is_counted[s] else 0
-        if n0 > lim or (not tokened[s] and n0 + to_token[s] > lim):
+        if n0 > lim or not hopeful(n0, value[s]):
             continue
-        if not hopeful(n0, value[s]):
-            continue
-        path_stops.append(s)
-        walk(s, s, hex_bit[s], avoid, n0, tokened[s], value[s], value[s] if n0 else 0)
-        path_stops.pop()
+        base[0] = s
+        walk_right(s, hex_bit[s], avoid, n0, value[s], value[s] if n0 else 0, False)
     for r in reps:
         if r.keep:
             r.routes = [Candidate(rev, track, tuple(-x for x in neg), segs_)
