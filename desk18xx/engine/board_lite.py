@@ -166,6 +166,10 @@ class Board:
                 board.blocked.add(hex_id)
         return board
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        """Deep copies (game snapshots) share the immutable tile definitions."""
+        return self.copy()
+
     def copy(self) -> Board:
         """Independent copy (tile definitions are shared)."""
         return Board(

@@ -87,6 +87,10 @@ class Market:
         """True for a single-row market."""
         return len(self.row_sizes) == 1
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Market:
+        """Deep copies (game snapshots) share the immutable cells."""
+        return self.copy()
+
     def copy(self) -> Market:
         """Independent copy (cells are shared, they are immutable)."""
         return Market(self.cells, self.row_sizes, self.minor_max_stays,
