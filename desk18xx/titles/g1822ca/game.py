@@ -11,7 +11,7 @@ import math
 import os
 from typing import TYPE_CHECKING
 
-from desk18xx.engine.actions import Action
+from desk18xx.engine.actions import Action, Route
 from desk18xx.engine.data import TitleData, load_title
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup, PhaseDef
@@ -108,6 +108,8 @@ class G1822CA(Game):
         self.train_with_grain: str | None = None
         self._pullman_skipped = False
         self.destination_at: dict[str, tuple[str, int]] = {}
+        self.route_problems: list[str] = []
+        """Recorded routes that our route model rejects or prices differently."""
         self.track_rules = TrackRules(
             max_exits="unlabeled_cities", border_costs="each_side",
             fixed_rotations=dict(self.rules.big_city_rotations),
@@ -831,6 +833,24 @@ class G1822CA(Game):
             self.round.pending_tokens.append(("QMOO", (hex_id,), 0))
 
     # -- routes and dividends ------------------------------------------------------------
+    def check_run(self, corp: str, routes: tuple[Route, ...]) -> None:
+        """Validate and price recorded routes (RB 5.9); mismatches are recorded."""
+        from desk18xx.titles.g1822ca.revenue import price_routes
+
+        try:
+            ours = price_routes(self, corp, routes)
+        except IllegalAction as exc:
+            problem = f"{corp} {[r.train for r in routes]}: {exc}"
+        else:
+            recorded = [r.revenue for r in routes]
+            if ours == recorded:
+                return
+            problem = f"{corp}: we price {ours}, recorded {recorded} " \
+                      f"({[r.revenue_str for r in routes]})"
+        if self.config.strict_routes:
+            raise IllegalAction(problem)
+        self.route_problems.append(problem)
+
     def route_trains(self, corp: str) -> list[Train]:
         """Trains that run (not Pullman or grain)."""
         return [t for t in self.corp_trains(corp) if t.name not in (R.PULLMAN, R.GRAIN)]

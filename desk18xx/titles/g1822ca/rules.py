@@ -90,6 +90,11 @@ class RulesConfig:
     """Full game: the game ends if nobody buys or bids in SR 1."""
     l_upgrade_cost_phase2: int = 80
     """L→2 flip price from phase 2 (70 in the scenarios)."""
+    check_routes: bool = True
+    """Rebuild every recorded route on the map and recompute its revenue."""
+    strict_routes: bool = False
+    """A route that does not validate or price as recorded is refused (otherwise
+    it is counted in ``G1822CA.route_problems`` and the recorded revenue is used)."""
     check_track: bool = True
     """Check every tile lay against the upgrade rules and the company's reach."""
     compat_18xxgames: bool = False

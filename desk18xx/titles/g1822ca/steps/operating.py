@@ -392,6 +392,8 @@ class RouteStep(OrStep):
             orr.routes_revenue[route.train] = route.revenue
             orr.route_nodes[route.train] = gm.route_stops(route)
         orr.recorded_subsidy = action.subsidy
+        if gm.config.check_routes and action.routes:
+            gm.check_run(corp, action.routes)
         self.pass_(game)
 
 
