@@ -53,6 +53,11 @@ class BuyCompanyStep(Step):
             return ()
         return (BuyCompany, Pass) if self.blocks else (BuyCompany,)
 
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        return {"companies": [{"company": c, "owner": game.companies[c].owner, "min_price": 1,
+                               "max_price": min(game.companies[c].value, game.cash[entity])}
+                              for c in self.purchasable(game)]}
+
     def process(self, game: Game, action: Action) -> None:
         match action:
             case BuyCompany():
@@ -141,6 +146,35 @@ class Track(Step):
             # 18xx.games: {lay: true, upgrade: :not_if_upgraded, cost: 20}
             return (True, not self.upgraded and self.compat, 20)
         return None
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        lay = self.tile_lay()
+        if lay is None:
+            return {}
+        return {"may_lay_yellow": lay[0], "may_upgrade": lay[1], "extra_cost": lay[2],
+                "hexes": sorted(h for h in self.connected_edges(game, entity)
+                                if h not in self.laid_hexes)}
+
+    def legal_tiles(self, game: Game, entity: str, hex_id: str) -> list[tuple[str, list[int]]]:
+        """Tiles (a free copy id) and rotations ``entity`` may lay on ``hex_id`` now."""
+        board = g(game).board
+        assert board is not None
+        edges = self.connected_edges(game, entity)
+        out: list[tuple[str, list[int]]] = []
+        for name in board.manifest:
+            copy = board.free_copy(name)
+            if copy is None:
+                continue
+            rots = []
+            for rot in range(6):
+                try:
+                    self.check_lay(game, entity, hex_id, copy, rot, edges=edges)
+                except IllegalAction:
+                    continue
+                rots.append(rot)
+            if rots:
+                out.append((copy, rots))
+        return out
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         if entity != self.current_entity(game):
@@ -359,6 +393,15 @@ class TokenStep(Step):
                 out.append((h, ci))
         return out
 
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        gm = g(game)
+        token = gm.corps[entity].next_token()
+        if token is None:
+            return {}
+        return {"cities": [{"hex": h, "city": c,
+                            "cost": gm.token_distance_cost(entity, h, token)}
+                           for h, c in self.tokenable(game, entity)]}
+
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         gm = g(game)
         if entity != self.current_entity(game) or not gm.is_major(entity):
@@ -425,6 +468,11 @@ class DividendStep(Step):
         if entity != self.current_entity(game) or not gm.is_major(entity):
             return ()
         return (Dividend,) if self.revenue() else ()
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        revenue = self.revenue()
+        return {"revenue": revenue, "kinds": ["payout", "half", "withhold"],
+                "half_kept": revenue // 2 // 10 * 10}
 
     def skip(self, game: Game) -> None:
         entity = self.current_entity(game)
@@ -552,6 +600,15 @@ class BuyTrainStep(Step):
                         if own.name in t.discount and net <= self.power(game, entity):
                             return True
         return can
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        return {"must_buy": self.must_buy(game, entity),
+                "buying_power": self.power(game, entity),
+                "bank": [{"train": t.id, "name": t.name, "price": t.price}
+                         for t in game.depot_trains()],
+                "others": [{"train": t, "owner": game.trains[t].owner,
+                            "max_price": game.cash[entity]}
+                           for t in self.other_trains(game, entity)]}
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         if entity != self.current_entity(game) or entity not in game.corps:

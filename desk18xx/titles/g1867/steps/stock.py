@@ -426,4 +426,21 @@ class BuySellParShares(Step):
             return {"corporation": self.auctioning,
                     "min_bid": max(self.bids.values()) + INCREMENT,
                     "max_bid": game.cash[entity]}
-        return {"cert_limit": g(game).cert_limit}
+        gm = g(game)
+        out: dict[str, Any] = {"cert_limit": gm.cert_limit}
+        legal = self.legal(game, entity)
+        if BuyShares in legal:
+            out["buyable"] = sorted(s.id for s in gm.shares.values()
+                                    if s.owner in (s.corp, POOL) and not s.president
+                                    and self.can_buy_share(game, entity, s.id))
+        if Par in legal:
+            out["par_prices"] = [c.id for c in gm.market.cells_with((CellType.PAR,
+                                                                     CellType.PAR_2))
+                                 if 2 * c.price <= game.cash[entity]]
+            out["majors"] = [c for c in gm.available
+                             if gm.is_major(c) and not gm.corps[c].ipoed]
+        if Bid in legal:
+            out["minors"] = [c for c in gm.available
+                             if gm.is_minor(c) and not gm.corps[c].ipoed]
+            out["min_bid"], out["max_bid"] = R.MIN_MINOR_BID, game.cash[entity]
+        return out
