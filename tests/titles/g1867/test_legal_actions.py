@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from desk18xx.titles.g1867.steps.operating import Track
 from g1867_helpers import replay_prefix
+
+from desk18xx.titles.g1867.steps.operating import Track
 
 
 def test_track_step_lists_hexes_and_tiles_with_rotations() -> None:
