@@ -30,7 +30,7 @@ from desk18xx.ui.dialogs.newgame import NewGameDialog
 from desk18xx.ui.docks.market import MarketWidget
 from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
-from desk18xx.ui.models.board import corp_colors
+from desk18xx.ui.models.board import corp_colors, tile_counts
 from desk18xx.ui.models.choices import TurnInfo, turn_info
 from desk18xx.ui.models.log import LogModel, log_entries
 from desk18xx.ui.models.market import market_cells
@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self._info: TurnInfo | None = None
         self._colors: dict[str, tuple[str, str]] = {}
+        self._was_finished = False
         self._build_docks()
         self._build_menus()
         self.statusBar().showMessage("Ready")
@@ -166,10 +167,12 @@ class MainWindow(QMainWindow):
         self.new_action.setShortcut(QKeySequence.StandardKey.New)
         self.open_action = QAction("&Open…", self)
         self.open_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.save_action = QAction("&Save as…", self)
+        self.save_action.setShortcut(QKeySequence.StandardKey.Save)
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        for a in (self.new_action, self.open_action, quit_action):
+        for a in (self.new_action, self.open_action, self.save_action, quit_action):
             game.addAction(a)
         edit = self.menuBar().addMenu("&Edit")
         self.undo_action = self.undo.stack.createUndoAction(self, "&Undo")
@@ -199,6 +202,7 @@ class MainWindow(QMainWindow):
         self.log_view.doubleClicked.connect(self._log_double_clicked)
         self.new_action.triggered.connect(self.new_game)
         self.open_action.triggered.connect(self.open_file)
+        self.save_action.triggered.connect(self.save_file)
 
     # -- layout persistence -----------------------------------------------------------------
     def settings(self) -> QSettings:
@@ -252,6 +256,19 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(path)
 
+    def save_file(self) -> None:
+        """Save the game under a name the user picks."""
+        path, _ = QFileDialog.getSaveFileName(self, "Save the game", "game.d18xx",
+                                              "desk18xx saves (*.d18xx)")
+        if not path:
+            return
+        try:
+            self.session.save(path)
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Save", f"Cannot save {path}: {exc}")
+            return
+        self.statusBar().showMessage(f"Saved {path}")
+
     def open_path(self, path: str) -> bool:
         """Load ``path`` into the session; report problems in a message box."""
         try:
@@ -270,6 +287,7 @@ class MainWindow(QMainWindow):
             self._colors = corp_colors(setup.title)
         except Exception:  # noqa: BLE001 - colours are cosmetic
             self._colors = {}
+        self._was_finished = self.session.game.finished
         names = ", ".join(p[1] for p in setup.players)
         self.setWindowTitle(f"desk18xx — {setup.title} — {names}")
 
@@ -296,19 +314,13 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{info.round_label}: {info.entity_name} — "
                                      f"{info.step_label}" if info.entity else info.round_label)
         self.refreshed.emit(time.perf_counter() - start)
-        if game.finished and count and self.isVisible():
+        if game.finished and not self._was_finished and count and self.isVisible():
             self.show_game_end()
+        self._was_finished = game.finished
 
     def _tile_rows(self) -> list[Row]:
-        board = self.session.game.board
-        if board is None:
-            return []
-        out = []
-        for name, entry in board.manifest.items():
-            left = board.copies_left(name)
-            out.append(Row((name, entry.tile.color.value,
-                            "∞" if entry.count is None else str(left))))
-        return out
+        return [Row((name, color, "∞" if left is None else str(left)))
+                for name, color, left in tile_counts(self.session.game)]
 
     def _auction_text(self, info: TurnInfo) -> str:
         d = info.details

@@ -188,11 +188,21 @@ class GameSession(QObject):
         self.state_changed.emit(len(self._live))
 
     def load(self, path: str | Path) -> None:
-        """Open a save or an 18xx.games export.
+        """Open a save (checked: hash chain, replay, state digest) or an 18xx.games export.
 
         Raises:
-            OSError, ValueError: the file cannot be read or is not a game.
+            OSError, ValueError: the file cannot be read or is not a game
+                (save errors are ``ValueError`` subclasses naming the place).
         """
+        if Path(path).suffix.lower() != ".json":
+            from desk18xx.io.replaying import open_save
+            from desk18xx.io.study import game_setup
+
+            opened = open_save(path)
+            self.source = str(path)
+            self.new_game(game_setup(opened.saved.header),
+                          [dict(a) for a in opened.saved.actions])
+            return
         from desk18xx.io.import_18xxgames import load_export
 
         imported = load_export(path)
@@ -201,6 +211,24 @@ class GameSession(QObject):
                           imported.seed, options)
         self.source = str(path)
         self.new_game(setup, [dict(a) for a in imported.actions])
+
+    def save(self, path: str | Path) -> None:
+        """Write the whole log (undo, redo and chat included) as a save file.
+
+        Raises:
+            ValueError, OSError: nothing could be written (the old file is intact).
+        """
+        from desk18xx.io.replaying import digest_of
+        from desk18xx.io.savefile import SavedPlayer, SaveHeader, save_game
+
+        setup = self._setup
+        if setup is None or self._game is None:
+            raise ValueError("no game to save")
+        header = SaveHeader(setup.title, tuple(SavedPlayer(pid, name) for pid, name
+                                               in setup.players),
+                            setup.seed, setup.variant, tuple(setup.options))
+        save_game(path, header, self._line.raw, digest_of(self._game))
+        self.source = str(path)
 
     def submit(self, action: Action) -> bool:
         """Process ``action``; on refusal emit :attr:`action_rejected` and return False."""

@@ -90,3 +90,14 @@ def test_screenshot_writes_a_picture(tmp_path: Path) -> None:
     assert app.run_app(None, screenshot=str(out)) == 0
     image = QImage(str(out))
     assert (image.width(), image.height()) == app.SCREENSHOT_SIZE
+
+
+def test_an_1822ca_board_is_drawn(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.new_game(GameSetup("1822CA", PLAYERS[:3], seed=5))
+    win = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(win)
+    scene = win.map_view.map_scene
+    assert scene is not None and len(scene.hex_ids()) > 200
+    assert win.tiles_model.rowCount() > 20
+    assert win.action_panel.who.text().endswith("to act")

@@ -108,3 +108,21 @@ def test_load_an_export_replays_it(qtbot) -> None:  # type: ignore[no-untyped-de
     assert len(session.actions()) > 50
     assert len(session.rounds()) == len(session.actions())
     assert session.game.setup.title == "1867"
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=11))
+    legal = session.game.legal_actions()
+    company = str(legal.details["company"])
+    session.submit(Bid(entity=str(legal.entity), price=int(str(legal.details["min_bid"])),
+                       company=company))
+    session.submit(Pass(entity=str(session.game.legal_actions().entity)))
+    session.undo()
+    path = tmp_path / "game.d18xx"
+    session.save(path)
+    again = GameSession()
+    again.load(path)
+    assert len(again.actions()) == 1
+    assert again.can_redo()
+    assert again.game.cash == session.game.cash

@@ -100,10 +100,12 @@ class GameEndDialog(QDialog):
         layout = QVBoxLayout(self)
         ranked = sorted(standings, key=lambda s: -s.value)
         winner = ranked[0].name if ranked else ""
-        head = QLabel(f"<h2>{winner} wins</h2><p>The game ended: {reason}</p>")
+        why = reason.replace("_", " ")
+        head = QLabel(f"<h2>{winner} wins</h2><p>The game ended: {why}</p>")
         layout.addWidget(head)
         self.table = QTableWidget(len(ranked), 5)
-        self.table.setHorizontalHeaderLabels(["#", "Player", "Cash", "Shares", "Value"])
+        self.table.setHorizontalHeaderLabels(["#", "Player", "Cash", "Holdings", "Value"])
+        self.table.verticalHeader().setVisible(False)
         for i, s in enumerate(ranked):
             for j, text in enumerate((str(i + 1), s.name, f"${s.cash}", f"${s.shares}",
                                       f"${s.value}")):

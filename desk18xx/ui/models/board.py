@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from desk18xx.engine.data import TitleData, load_title
 from desk18xx.engine.game import Game
+from desk18xx.engine.map import board as mboard
 from desk18xx.ui.map.boardview import Mark, MarkKind, StaticBoard, StaticHex
 from desk18xx.ui.map.starting import corporation_marks, starting_hex
 
@@ -44,6 +45,43 @@ def corp_colors(title: str) -> dict[str, tuple[str, str]]:
 
 def board_view(game: Game) -> StaticBoard:
     """What the map should draw for ``game`` now."""
+    board: object = game.board
+    if isinstance(board, mboard.Board):
+        return _map_board_view(game.setup.title, board)
+    return _lite_board_view(game)
+
+
+def _mark(marks: dict[str, Mark], token: mboard.Token) -> Mark:
+    base = marks.get(token.corp, Mark(token.corp))
+    if token.kind == "neutral":
+        return Mark(base.owner, base.fill, base.text, MarkKind.NEUTRAL)
+    if token.kind == "destination":
+        return Mark(base.owner, base.fill, base.text, MarkKind.DESTINATION)
+    return base
+
+
+def _map_board_view(title: str, board: mboard.Board) -> StaticBoard:
+    """The engine's map model (:mod:`desk18xx.engine.map.board`) as drawn hexes."""
+    marks = _marks(title)
+    bases = _bases(title)
+    out: dict[str, StaticHex] = {}
+    for st in board:
+        base = bases.get(st.hex_id) or starting_hex(board.hex_def(st.hex_id), marks)
+        tokens = tuple(tuple(None if t is None else _mark(marks, t) for t in slots)
+                       for slots in st.tokens)
+        out[st.hex_id] = StaticHex(
+            hex=base.hex,
+            tile=st.tile,
+            rotation=st.rotation,
+            tokens=tokens,
+            reservations=st.reserved if len(st.reserved) == len(tokens) else (),
+            hex_reservations=st.hex_reservations,
+            marks=base.marks if st.printed else (),
+        )
+    return StaticBoard(out)
+
+
+def _lite_board_view(game: Game) -> StaticBoard:
     board = game.board
     assert board is not None
     marks = _marks(game.setup.title)
@@ -82,3 +120,20 @@ def board_view(game: Game) -> StaticBoard:
             marks=base.marks if placed.printed else (),
         )
     return StaticBoard(out)
+
+
+def tile_counts(game: Game) -> list[tuple[str, str, int | None]]:
+    """The manifest: (tile name, colour, copies left or None for unlimited)."""
+    board: object = game.board
+    out: list[tuple[str, str, int | None]] = []
+    if isinstance(board, mboard.Board):
+        for name, entry in board.manifest.items():
+            out.append((name, entry.tile.color.value, board.remaining(name)))
+        return out
+    lite = game.board
+    if lite is None:
+        return out
+    for name, entry in lite.manifest.items():
+        left = None if entry.count is None else lite.copies_left(name)
+        out.append((name, entry.tile.color.value, left))
+    return out
