@@ -102,12 +102,19 @@ def state_summary(game: Game) -> dict[str, Any]:
         "finished": game.finished,
         "end_reason": game.end_reason,
     }
-    board = game.board
-    if board is not None:
+    board: Any = game.board
+    if board is not None and hasattr(board, "placed"):  # engine/board_lite.py (1867)
         summary["tiles"] = {h: [p.tile_id, p.rotation] for h, p in sorted(board.placed.items())
                             if not p.printed}
         summary["tokens"] = {h: slots for h, slots in sorted(board.tokens.items())
                              if any(any(s is not None for s in city) for city in slots)}
+    elif board is not None:  # engine/map/board.py (1822CA): iterates its HexStates
+        summary["tiles"] = {st.hex_id: [st.tile_id, st.rotation]
+                            for st in sorted(board, key=lambda st: st.hex_id) if not st.printed}
+        summary["tokens"] = {st.hex_id: _plain([st.tokens, st.extra_tokens, st.reserved,
+                                                st.hex_reservations, sorted(st.markers),
+                                                st.blockers, len(st.borders)])
+                             for st in sorted(board, key=lambda st: st.hex_id)}
     r = game.round
     if r is not None:
         summary["round"] = {
