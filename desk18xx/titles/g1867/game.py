@@ -27,7 +27,9 @@ from desk18xx.engine.state import (
     Train,
 )
 from desk18xx.engine.tiledef import NodeKind
+from desk18xx.titles.g1867 import checks, nationalization
 from desk18xx.titles.g1867 import rules as R
+from desk18xx.titles.g1867.events import EVENTS, Event
 from desk18xx.titles.g1867.rules import RulesConfig
 
 NATIONAL = "CN"
@@ -383,7 +385,7 @@ class G1867(Game):
         self.phase_index = index
         self.rust_on(train.name)
         for ev in events:
-            getattr(self, "event_" + ev)()
+            EVENTS[Event(ev)](self)
 
     def rust_on(self, name: str) -> None:
         """Rust every train whose ``rusts_on`` is ``name``."""
@@ -414,57 +416,7 @@ class G1867(Game):
         self.export_count += 1
         self.train_bought(train)
 
-    # -- events (18xx event_*!) ----------------------------------------------------------
-    def event_green_minors_available(self) -> None:
-        """First 3: green minors, Timmins/Montreal spaces, Granby unlocked."""
-        assert self.board is not None
-        for cities in self.board.tokens.values():
-            for slots in cities:
-                for i, s in enumerate(slots):
-                    if s == NEUTRAL:
-                        slots[i] = None
-        self.board.blocked.clear()
-        self.available += list(R.GREEN_MINORS)
-        self.available += [c for c, _ in R.MAJORS]
-
-    def event_majors_can_ipo(self) -> None:
-        """First 4: majors may be started in a stock round."""
-        self.show_majors = True
-
-    def event_trainless_nationalization(self) -> None:
-        """First 4/6/8: trainless companies are nationalised after the purchase."""
-        self.trainless_nationalization = True
-
-    def event_minors_cannot_start(self) -> None:
-        """First 5: unstarted minors leave the game."""
-        self.minors_can_start = False
-        self.available = [c for c in self.available
-                          if not self.is_minor(c) or self.corps[c].floated]
-
-    def event_nationalize_companies(self) -> None:
-        """First 6: privates nationalised, the bank pays face value (card: Nationalization)."""
-        for company in self.companies.values():
-            if company.closed or company.owner in (None, NATIONAL):
-                continue
-            self.transfer(BANK, company.owner, company.value)
-            if company.owner in self.corps:
-                self.corps[company.owner].companies.remove(company.id)
-            company.owner = NATIONAL
-            self.corps[NATIONAL].companies.append(company.id)
-
-    def event_minors_nationalized(self) -> None:
-        """First 8: every minor is nationalised; card: the CN "tokens Montreal"."""
-        if not self.config.compat_18xxgames:
-            self._cn_tokens_montreal()
-        minors = [c for c in self.live_corps() if self.is_minor(c)]
-        minors.sort(key=lambda c: self.market.order_key(c, c) if c in self.market.where
-                    else (0, 0, 0, 0, c))
-        for c in minors:
-            self.nationalize(c)
-        self.available = [c for c in self.available if not self.is_minor(c)]
-
-    def event_train_trade_allowed(self) -> None:
-        """First 8: trade-ins allowed (checked in the buy-train step)."""
+    # -- events (events.py) ---------------------------------------------------------------
 
     def post_train_buy(self) -> None:
         """Trainless nationalisation after a rust (18xx ``postevent_trainless_...``)."""
@@ -482,152 +434,22 @@ class G1867(Game):
         self.trainless_major.sort(key=lambda c: self.market.order_key(c, c))
         self.trainless_nationalization = False
 
-    # -- nationalisation (card: Nationalization; 18xx nationalize!) ----------------------
+    # -- nationalisation (nationalization.py) ---------------------------------------------
     def nationalize(self, cid: str) -> None:
-        """Nationalise ``cid``: repay, price moves, shareholders paid, CN takes tokens."""
-        corp = self.corps[cid]
-        if not corp.floated or corp.closed:
-            return
-        while self.cash[cid] >= R.LOAN_VALUE and corp.loans:
-            self.repay_loan(cid)
-        self.move_price(cid, "left")
-        self.move_price(cid, "left", 2 * corp.loans)
-        # unpaid loans are cancelled and leave the game (18xx: the loan objects vanish)
-        self.loans_cancelled += corp.loans
-        corp.loans = 0
-        self.transfer(cid, BANK, self.cash[cid])
-        per_share = self.price(cid)
-        for p in self.players:
-            amount = self.num_shares_of(p.id, cid) * per_share
-            if amount:
-                self.transfer(BANK, p.id, amount)
-        self._replace_tokens(cid)
-        was_current = self.round is not None and self.round.operator() == cid
-        if self.is_minor(cid):
-            self.close_corporation(cid, force=False)
-        else:
-            self.reset_corporation(cid)
-        if was_current and self.round is not None:
-            self.round.force_next_entity(self)
-
-    def _replace_tokens(self, cid: str) -> None:
-        assert self.board is not None
-        corp = self.corps[cid]
-        cn = self.corps[NATIONAL]
-        used = [t for t in corp.tokens if t.hex is not None]
-
-        def max_rev(t: Token) -> int:
-            assert self.board is not None and t.hex is not None and t.city is not None
-            placed = self.board.placed[t.hex]
-            node = placed.tile.nodes[placed.city_nodes[t.city]]
-            rev = node.revenue
-            return max([rev.flat] + [v for _c, v in rev.by_color])
-
-        used.sort(key=lambda t: (max_rev(t), t.hex or ""), reverse=True)
-        for token in used:
-            assert token.hex is not None and token.city is not None
-            hex_id, city = token.hex, token.city
-            slots = self.board.tokens[hex_id][city]
-            slots[slots.index(cid)] = None
-            token.hex = token.city = None
-            if any(NATIONAL in s for s in self.board.tokens[hex_id]):
-                continue
-            new = cn.next_token()
-            if new is None:
-                continue
-            if hex_id in self.national_reservations:
-                self.national_reservations.remove(hex_id)
-            elif sum(1 for t in cn.tokens if not t.used) == len(self.national_reservations):
-                continue
-            slots[slots.index(None)] = NATIONAL
-            new.hex, new.city = hex_id, city
+        """Nationalise ``cid`` (card: Nationalization)."""
+        nationalization.nationalize(self, cid)
 
     def close_corporation(self, cid: str, force: bool = True) -> None:
-        """A minor closes: trains leave play, privates close, certificates vanish."""
-        corp = self.corps[cid]
-        assert self.board is not None
-        for t in corp.tokens:
-            if t.hex is not None and t.city is not None:
-                slots = self.board.tokens[t.hex][t.city]
-                if cid in slots:
-                    slots[slots.index(cid)] = None
-                t.hex = t.city = None
-        if self.cash[cid]:
-            self.transfer(cid, BANK, self.cash[cid])
-        for tid in corp.trains:
-            self.trains[tid].buyable = False
-            self.trains[tid].owner = "closed"
-        corp.trains = []
-        for comp in corp.companies:
-            self.companies[comp].closed = True
-            self.companies[comp].owner = None
-        corp.companies = []
-        for sid in [s.id for s in self.shares.values() if s.corp == cid]:
-            del self.shares[sid]
-        self._share_index = None
-        self.market.remove(cid)
-        corp.closed = True
-        corp.floated = False
-        if cid in self.available:
-            self.available.remove(cid)
-        if force and self.round is not None and self.round.operator() == cid:
-            self.round.force_next_entity(self)
+        """A minor closes."""
+        nationalization.close_corporation(self, cid, force)
 
     def reset_corporation(self, cid: str) -> None:
-        """A nationalised major becomes an unstarted major again (card: "may restart")."""
-        corp = self.corps[cid]
-        for tid in corp.trains:
-            self.trains[tid].buyable = False
-            self.trains[tid].owner = "closed"
-        for comp in corp.companies:
-            self.companies[comp].closed = True
-            self.companies[comp].owner = None
-        for sid in [s.id for s in self.shares.values() if s.corp == cid]:
-            del self.shares[sid]
-        self.market.remove(cid)
-        del self.corps[cid]
-        name = corp.name
-        self._new_corp(cid, name, CorpKind.MAJOR)
-        # keep definition order stable for live_corps
-        self.corps = dict(sorted(self.corps.items(), key=lambda kv: self._corp_order(kv[0])))
-
-    def _corp_order(self, cid: str) -> int:
-        order = [c for c, _ in R.MAJORS] + [c for c, _ in R.MINORS] + [NATIONAL]
-        return order.index(cid)
-
-    def _cn_tokens_montreal(self) -> None:
-        """Card: at the first 8 the CN places its reserved token in Montreal (room allowing)."""
-        assert self.board is not None
-        if "L12" not in self.national_reservations:
-            return
-        if any(NATIONAL in slots for slots in self.board.tokens["L12"]):
-            self.national_reservations.remove("L12")
-            return
-        token = self.corps[NATIONAL].next_token()
-        for ci, slots in enumerate(self.board.tokens["L12"]):
-            if token is not None and None in slots:
-                slots[slots.index(None)] = NATIONAL
-                token.hex, token.city = "L12", ci
-                self.national_reservations.remove("L12")
-                return
+        """A nationalised major becomes an unstarted major again."""
+        nationalization.reset_corporation(self, cid)
 
     def place_639_token(self, hex_id: str) -> None:
-        """The CN's reserved Montreal token goes on grey tile 639 (18xx ``place_639_token``)."""
-        assert self.board is not None
-        if not self.national_reservations or not self.config.compat_18xxgames:
-            return
-        if any(NATIONAL in slots for slots in self.board.tokens[hex_id]):
-            return
-        token = self.corps[NATIONAL].next_token()
-        if token is None:
-            return
-        self.national_reservations.remove(hex_id) if hex_id in self.national_reservations \
-            else None
-        slots = self.board.tokens[hex_id][0]
-        if None not in slots:
-            slots.append(None)
-        slots[slots.index(None)] = NATIONAL
-        token.hex, token.city = hex_id, 0
+        """18xx.games: the CN's reserved Montreal token goes on grey tile 639."""
+        nationalization.place_639_token(self, hex_id)
 
     # -- privates ------------------------------------------------------------------------
     def payout_companies(self) -> None:
@@ -789,38 +611,5 @@ class G1867(Game):
         return list(candidate_moves(self, rng))
 
     def title_violations(self) -> list[str]:
-        """1867-specific invariants: loans, tiles, holdings, pool, train limits."""
-        out: list[str] = []
-        loans = sum(c.loans for c in self.corps.values())
-        if loans + self.loans_left + self.loans_cancelled != R.LOAN_COUNT:
-            out.append(f"{loans} loans out, {self.loans_left} left and "
-                       f"{self.loans_cancelled} cancelled, not {R.LOAN_COUNT}")
-        for cid, corp in self.corps.items():
-            if corp.loans > (5 if corp.kind is CorpKind.MAJOR else 2) and \
-                    corp.kind is not CorpKind.NATIONAL:
-                out.append(f"{cid} has {corp.loans} loans")
-        assert self.board is not None
-        used: dict[str, int] = {}
-        for tid in self.board.used_tiles:
-            name = tid.rpartition("-")[0]
-            used[name] = used.get(name, 0) + 1
-        for name, n in used.items():
-            count = self.board.manifest[name].count
-            if count is not None and n > count:
-                out.append(f"{n} tiles {name} on the map, only {count} exist")
-        for cid in self.live_corps():
-            if not self.is_major(cid):
-                continue
-            if self.percent_of(POOL, cid) > R.MARKET_SHARE_LIMIT:
-                out.append(f"the pool holds {self.percent_of(POOL, cid)}% of {cid}")
-        pending_discard = self.round is not None and any(
-            type(s).__name__ == "DiscardTrains" and s.is_active(self) for s in self.round.steps)
-        if not pending_discard:
-            for cid in self.live_corps():
-                if len(self.corps[cid].trains) > self.train_limit(cid):
-                    out.append(f"{cid} has {len(self.corps[cid].trains)} trains")
-        for company in self.companies.values():
-            owner = company.owner
-            if owner in self.corps and company.id not in self.corps[owner].companies:
-                out.append(f"{company.id} owner mismatch")
-        return out
+        """1867-specific invariants (checks.py)."""
+        return checks.violations(self)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from g1867_helpers import finish_auction, start_minor
 
 from desk18xx.engine.state import POOL
+from desk18xx.titles.g1867.events import EVENTS, Event
 from desk18xx.titles.g1867.game import G1867, NATIONAL
 
 
@@ -52,13 +53,13 @@ def test_cn_exports_the_next_train_or_the_cheapest(new_game: Callable[..., G1867
 
 def test_cn_tokens_montreal_at_the_first_8_by_the_card(new_game: Callable[..., G1867]) -> None:
     game = new_game(4)
-    game.event_green_minors_available()
-    game.event_minors_nationalized()
+    EVENTS[Event.GREEN_MINORS_AVAILABLE](game)
+    EVENTS[Event.MINORS_NATIONALIZED](game)
     assert game.board is not None
     assert any(NATIONAL in slots for slots in game.board.tokens["L12"])
     compat = new_game(4, "compat_18xxgames")
-    compat.event_green_minors_available()
-    compat.event_minors_nationalized()
+    EVENTS[Event.GREEN_MINORS_AVAILABLE](compat)
+    EVENTS[Event.MINORS_NATIONALIZED](compat)
     assert compat.board is not None
     assert not any(NATIONAL in slots for slots in compat.board.tokens["L12"])
 
@@ -69,5 +70,5 @@ def test_privates_nationalised_at_the_first_6(new_game: Callable[..., G1867]) ->
     owner = game.companies["SCT"].owner
     assert owner is not None
     cash = game.cash[owner]
-    game.event_nationalize_companies()
+    EVENTS[Event.NATIONALIZE_COMPANIES](game)
     assert game.companies["SCT"].owner == NATIONAL and game.cash[owner] >= cash + 90

@@ -9,6 +9,7 @@ from g1867_helpers import finish_auction, give_major, pool_percent, start_minor
 
 from desk18xx.engine.actions import Bid, BuyShares, Par, Pass, SellShares
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.titles.g1867.events import EVENTS, Event
 from desk18xx.titles.g1867.game import G1867
 
 
@@ -113,7 +114,7 @@ def test_majors_start_from_phase_four_at_a_major_start_price(sr: G1867) -> None:
     assert me is not None
     assert "par" not in sr.legal_actions().types
     sr.phase_index = 2
-    sr.event_green_minors_available()
+    EVENTS[Event.GREEN_MINORS_AVAILABLE](sr)
     assert "par" in sr.legal_actions().types
     with pytest.raises(IllegalAction, match="start price"):
         sr.process(Par(entity=me, corporation="CPR", share_price="50,0,3"))

@@ -1,0 +1,114 @@
+"""1867 phase events (card: trains table "Brings"; 18xx ``event_*!``).
+
+Each event of the train table maps to one function in :data:`EVENTS`; the
+table is checked against ``rules.TRAINS`` when this module loads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from desk18xx.engine.board_lite import NEUTRAL
+from desk18xx.engine.state import BANK
+from desk18xx.titles.g1867 import rules as R
+
+if TYPE_CHECKING:
+    from desk18xx.titles.g1867.game import G1867
+
+NATIONAL = "CN"
+
+
+class Event(StrEnum):
+    """Events of the first train of a type."""
+
+    GREEN_MINORS_AVAILABLE = "green_minors_available"
+    MAJORS_CAN_IPO = "majors_can_ipo"
+    TRAINLESS_NATIONALIZATION = "trainless_nationalization"
+    MINORS_CANNOT_START = "minors_cannot_start"
+    NATIONALIZE_COMPANIES = "nationalize_companies"
+    MINORS_NATIONALIZED = "minors_nationalized"
+    TRAIN_TRADE_ALLOWED = "train_trade_allowed"
+
+
+def green_minors_available(game: G1867) -> None:
+    """First 3: green minors, Timmins/Montreal spaces, Granby unlocked."""
+    assert game.board is not None
+    for cities in game.board.tokens.values():
+        for slots in cities:
+            for i, s in enumerate(slots):
+                if s == NEUTRAL:
+                    slots[i] = None
+    game.board.blocked.clear()
+    game.available += list(R.GREEN_MINORS)
+    game.available += [c for c, _ in R.MAJORS]
+
+
+def majors_can_ipo(game: G1867) -> None:
+    """First 4: majors may be started in a stock round."""
+    game.show_majors = True
+
+
+def trainless_nationalization(game: G1867) -> None:
+    """First 4/6/8: trainless companies are nationalised after the purchase."""
+    game.trainless_nationalization = True
+
+
+def minors_cannot_start(game: G1867) -> None:
+    """First 5: unstarted minors leave the game."""
+    game.minors_can_start = False
+    game.available = [c for c in game.available
+                      if not game.is_minor(c) or game.corps[c].floated]
+
+
+def nationalize_companies(game: G1867) -> None:
+    """First 6: privates nationalised, the bank pays face value (card: Nationalization)."""
+    for company in game.companies.values():
+        if company.closed or company.owner in (None, NATIONAL):
+            continue
+        game.transfer(BANK, company.owner, company.value)
+        if company.owner in game.corps:
+            game.corps[company.owner].companies.remove(company.id)
+        company.owner = NATIONAL
+        game.corps[NATIONAL].companies.append(company.id)
+
+
+def minors_nationalized(game: G1867) -> None:
+    """First 8: every minor is nationalised; card: the CN "tokens Montreal"."""
+    if not game.config.compat_18xxgames:
+        cn_tokens_montreal(game)
+    minors = [c for c in game.live_corps() if game.is_minor(c)]
+    minors.sort(key=lambda c: game.market.order_key(c, c) if c in game.market.where
+                else (0, 0, 0, 0, c))
+    for c in minors:
+        game.nationalize(c)
+    game.available = [c for c in game.available if not game.is_minor(c)]
+
+
+def train_trade_allowed(game: G1867) -> None:
+    """First 8: trade-ins allowed (checked in the buy-train step)."""
+
+
+def cn_tokens_montreal(game: G1867) -> None:
+    """Card: at the first 8 the CN places its reserved token in Montreal."""
+    from desk18xx.titles.g1867.nationalization import cn_tokens_montreal as place
+
+    place(game)
+
+
+EVENTS: dict[Event, Callable[[G1867], None]] = {
+    Event.GREEN_MINORS_AVAILABLE: green_minors_available,
+    Event.MAJORS_CAN_IPO: majors_can_ipo,
+    Event.TRAINLESS_NATIONALIZATION: trainless_nationalization,
+    Event.MINORS_CANNOT_START: minors_cannot_start,
+    Event.NATIONALIZE_COMPANIES: nationalize_companies,
+    Event.MINORS_NATIONALIZED: minors_nationalized,
+    Event.TRAIN_TRADE_ALLOWED: train_trade_allowed,
+}
+"""Event -> handler."""
+
+for _train in R.TRAINS:
+    for _name in _train[5]:
+        if Event(_name) not in EVENTS:  # raises ValueError for an unknown event name
+            raise RuntimeError(f"no handler for train event {_name!r}")
