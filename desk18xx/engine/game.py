@@ -336,6 +336,11 @@ class Game:
         """Title-specific invariant failures (title)."""
         return []
 
+    def extra_share_holders(self) -> frozenset[str]:
+        """Holder ids besides players, corporations and the pool that may own
+        certificates (title; 1822CA's P11 tax haven)."""
+        return frozenset()
+
     # -- queries for a UI ----------------------------------------------------------------
     def legal_actions(self) -> LegalActions:
         """Who acts now and which action types are open to them."""

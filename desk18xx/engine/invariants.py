@@ -24,7 +24,7 @@ def violations(game: Game, total_money: int) -> list[str]:
     for share in game.shares.values():
         percents[share.corp] = percents.get(share.corp, 0) + share.percent
         if share.owner not in game.corps and share.owner != POOL and not game.is_player(
-                share.owner):
+                share.owner) and share.owner not in game.extra_share_holders():
             out.append(f"share {share.id} is held by unknown {share.owner}")
     for corp_id, pct in percents.items():
         if pct != 100:

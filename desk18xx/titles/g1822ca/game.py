@@ -547,6 +547,32 @@ class G1822CA(Game):
             return action
         return dataclasses.replace(action, entity=entity, auto_actions=autos)
 
+    def extra_share_holders(self) -> frozenset[str]:
+        """The P11 tax haven holds shares."""
+        return frozenset({R.TAX_HAVEN})
+
+    def title_violations(self) -> list[str]:
+        """Bid boxes, loans, purses and trains (checked after every action)."""
+        out: list[str] = []
+        offered = set(self.boxes.offered())
+        for company, bids in self.boxes.bids.items():
+            if bids and company not in offered:
+                out.append(f"bid on {company}, which is not in a bid box")
+        for p in self.players:
+            if self.debt[p.id] < 0:
+                out.append(f"{p.id} has negative debt {self.debt[p.id]}")
+            if self.boxes.bids and self.boxes.committed_cash(p.id) > self.cash[p.id]:
+                out.append(f"{p.id} has committed more than his cash")
+            if self.boxes.tokens_left(p.id) < 0:
+                out.append(f"{p.id} uses more bidding tokens than he has")
+        for holder in [R.TAX_HAVEN] + [R.PURSE_PREFIX + c for c in R.PRIVATE_PHASE_REVENUE]:
+            if self.cash[holder] < 0:
+                out.append(f"{holder} has negative cash")
+        for cid, corp in self.corps.items():
+            if corp.closed and (corp.trains or self.cash[cid]):
+                out.append(f"closed {cid} still holds trains or cash")
+        return out
+
     def result(self) -> dict[str, int]:
         """Export player id -> final value."""
         return {self.player_unalias.get(p.id, p.id): self.player_value(p.id)
