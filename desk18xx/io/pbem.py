@@ -300,14 +300,16 @@ def _entry_text(actions: Sequence[RawAction], index: int) -> str:
 # --- sending -------------------------------------------------------------------------
 
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9]+")
+MAIL_SUFFIX = ".d18xx"
+"""The app's save extension (``desk18xx.ui.app.SAVE_EXTENSION``; io does not import Qt)."""
 
 
 def mail_file_name(header: SaveHeader, game: Game) -> str:
-    """``1867_3f2a9c1b_OR-2.1_Bob.yaml``: title, game, round, player to move."""
+    """``1867_3f2a9c1b_OR-2-1_Bob.d18xx``: title, game, round, player to move."""
     next_id = acting_player(game)
     name = "end" if next_id is None else game.name_of(next_id)
     parts = [header.title, game_identity(header)[:8], round_label(game), name]
-    return "_".join(_UNSAFE_NAME.sub("-", p).strip("-") or "x" for p in parts) + ".yaml"
+    return "_".join(_UNSAFE_NAME.sub("-", p).strip("-") or "x" for p in parts) + MAIL_SUFFIX
 
 
 @dataclass(frozen=True, slots=True)

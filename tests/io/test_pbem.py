@@ -73,7 +73,7 @@ def test_three_players_exchange_files_for_several_complete_rounds(tmp_path: Path
         receiver = acting_player(game)
         assert receiver is not None and receiver != sender
         name = NAMES[receiver]
-        assert sent.path.name.endswith(f"_{name}.yaml"), sent.path.name
+        assert sent.path.name.endswith(f"_{name}.d18xx"), sent.path.name
         assert sent.subject.endswith(f"{name} to move")
         assert f"Next: {name}." in sent.body
 
@@ -195,4 +195,4 @@ def test_mail_file_name_is_safe_and_says_game_round_and_player() -> None:
     game = new_game(header)
     name = mail_file_name(header, game)
     assert name.startswith(f"1822CA-WRS_{game_identity(header)[:8]}_")
-    assert name.endswith(".yaml") and "/" not in name and " " not in name
+    assert name.endswith(".d18xx") and "/" not in name and " " not in name
