@@ -9,6 +9,8 @@ every submitted action and its refusal reason is shown to the player.
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -136,8 +138,65 @@ def turn_info(game: Game) -> TurnInfo:
         maker = _MAKERS.get(kind)
         if maker is not None:
             choices.extend(maker(game, entity, legal.details))
+    choices = _only_legal(game, choices)
     return TurnInfo(info.entity, info.entity_name, info.round_label, info.step_label,
                     info.types, tuple(choices), info.details, info.map_types)
+
+
+#: Action types whose concrete moves the engine lists completely (no sampling).
+_EXACT = ("buy_shares", "sell_shares", "buy_train")
+
+
+def _key(action: Action) -> tuple[object, ...]:
+    match action:
+        case BuyShares():
+            return (action.type, action.shares)
+        case SellShares():
+            corp = action.shares[0].rpartition("_")[0] if action.shares else ""
+            return (action.type, corp)
+        case BuyTrain():
+            return (action.type, action.train, action.exchange)
+    return (action.type,)
+
+
+def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
+    """Drop share and train choices the engine's move list does not contain.
+
+    Titles that list no moves (``legal_moves`` returns nothing) keep every
+    choice; the engine still refuses an illegal one when it is submitted.
+    """
+    moves = game.legal_moves(random.Random(0))
+    if not moves:
+        return choices
+    sell_max: dict[tuple[object, ...], int] = {}
+    keys = set()
+    for m in moves:
+        keys.add(_key(m))
+        if isinstance(m, SellShares):
+            k = _key(m)
+            sell_max[k] = max(sell_max.get(k, 0), len(m.shares))
+    out: list[Choice] = []
+    for c in choices:
+        try:
+            sample = c.make(c.spin[3] if c.spin else (c.options[0][0] if c.options else None))
+        except (ValueError, IndexError):
+            out.append(c)
+            continue
+        if sample.type not in _EXACT:
+            out.append(c)
+            continue
+        if isinstance(sample, BuyTrain) and game.trains[sample.train].owner not in (DEPOT,
+                                                                                   POOL):
+            out.append(c)  # company-to-company prices are sampled by the engine
+            continue
+        key = _key(sample)
+        if key not in keys:
+            continue
+        if isinstance(sample, SellShares) and c.spin is not None:
+            lo, _hi, step, default = c.spin
+            c = dataclasses.replace(c, spin=(lo, sell_max[key], step, default))
+        out.append(c)
+    return out
 
 
 def _etype(game: Game, entity: str) -> str:
@@ -300,6 +359,13 @@ def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choi
                           _fixed(BuyTrain(entity=entity, entity_type=et, train=t.id,
                                           price=t.price)),
                           "Buy a train"))
+        for own in (game.trains[tid] for tid in game.corps[entity].trains):
+            if own.name in t.discount:
+                net = t.price - t.discount[own.name]
+                out.append(Choice(f"Trade in {own.name} for a {t.name} (${net})",
+                                  _fixed(BuyTrain(entity=entity, entity_type=et, train=t.id,
+                                                  price=net, exchange=own.id)),
+                                  "Trade in a train"))
     owner = game.owner(entity)
     for cid, corp in game.corps.items():
         if cid == entity or corp.closed or corp.kind is CorpKind.NATIONAL:

@@ -1,0 +1,57 @@
+"""The turn panel offers the engine's legal moves: shares, trains and passes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from desk18xx.engine.actions import BuyShares, BuyTrain, SellShares, action_from_dict
+from desk18xx.engine.game import GameSetup
+from desk18xx.io.import_18xxgames import load_export
+from desk18xx.titles import find_title
+from desk18xx.ui.models.choices import turn_info
+
+pytestmark = pytest.mark.gui
+
+FIXTURE = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "18xx.games" / \
+    "1867" / "21268.json"
+
+
+def _positions():  # type: ignore[no-untyped-def]
+    imported = load_export(FIXTURE)
+    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                      imported.seed, tuple(imported.optional_rules) + ("compat_18xxgames",))
+    game = find_title("1867").new_game(setup)
+    for raw in imported.actions[:400]:
+        yield game
+        try:
+            game.process(action_from_dict(raw))
+        except Exception:  # noqa: BLE001 - the engine may stop early; test what we reached
+            return
+
+
+@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
+def test_share_and_train_choices_match_the_engine() -> None:
+    checked = {"buy_shares": 0, "sell_shares": 0, "buy_train": 0}
+    for game in _positions():
+        types = game.legal_actions().types
+        if not set(types) & set(checked):
+            continue
+        info = turn_info(game)
+        moves = game.legal_moves(random.Random(0))
+        made = [c.make(c.spin[3] if c.spin else None) for c in info.choices if not c.options]
+        buys = {a.shares for a in made if isinstance(a, BuyShares)}
+        assert buys == {m.shares for m in moves if isinstance(m, BuyShares)}
+        sells = {a.shares[0].rpartition("_")[0] for a in made if isinstance(a, SellShares)}
+        assert sells == {m.shares[0].rpartition("_")[0] for m in moves
+                         if isinstance(m, SellShares)}
+        trains = {a.train for a in made if isinstance(a, BuyTrain)
+                  and game.trains[a.train].owner in ("depot", "pool")}
+        assert trains == {m.train for m in moves if isinstance(m, BuyTrain) and m.exchange is None
+                          and game.trains[m.train].owner in ("depot", "pool")}
+        for t in types:
+            if t in checked:
+                checked[t] += 1
+    assert checked["buy_shares"] > 5 and checked["buy_train"] > 5
