@@ -42,6 +42,24 @@ _NEIGHBOURS: dict[int, dict[tuple[str, int], str | None]] = {}
 """Per board definition: (hex, edge) -> neighbour on the board across a passable side."""
 
 
+_EDGES: dict[tuple[str, str], int | None] = {}
+
+
+def edge_to(a: str, b: str) -> int | None:
+    """The edge of hex ``a`` that touches hex ``b`` (None when not adjacent); cached."""
+    key = (a, b)
+    if key in _EDGES:
+        return _EDGES[key]
+    from desk18xx.engine.map.hexgrid import edge_between, parse_hex
+
+    try:
+        edge = edge_between(parse_hex(a), parse_hex(b))
+    except ValueError:
+        edge = None
+    _EDGES[key] = edge
+    return edge
+
+
 def _neighbour_table(hexdefs: Mapping[str, HexDef]) -> dict[tuple[str, int], str | None]:
     key = id(hexdefs)
     table = _NEIGHBOURS.get(key)
@@ -116,23 +134,22 @@ def shape(tile: TileDef, rotation: int) -> TileShape:
 
 @dataclass
 class Placed:
-    """The tile on a hex."""
+    """The tile on a hex (immutable once placed: a lay makes a new one)."""
 
-    tile: TileDef
-    tile_id: str
-    """``"57-0"``; a printed tile is ``"<hex>-<n>"`` (we use ``"<hex>-0"``)."""
-    rotation: int = 0
-    printed: bool = True
+    __slots__ = ("tile", "tile_id", "rotation", "printed", "shape", "city_nodes")
 
-    @property
-    def shape(self) -> TileShape:
+    def __init__(self, tile: TileDef, tile_id: str, rotation: int = 0,
+                 printed: bool = True) -> None:
+        self.tile = tile
+        self.tile_id = tile_id
+        """``"57-0"``; a printed tile is ``"<hex>-<n>"`` (we use ``"<hex>-0"``)."""
+        self.rotation = rotation
+        self.printed = printed
+        self.shape: TileShape = shape(tile, rotation)
         """Adjacency at the current rotation."""
-        return shape(self.tile, self.rotation)
-
-    @property
-    def city_nodes(self) -> list[int]:
-        """Node indexes of the cities, in order."""
-        return [i for i, n in enumerate(self.tile.nodes) if n.kind is NodeKind.CITY]
+        self.city_nodes: list[int] = [i for i, n in enumerate(tile.nodes)
+                                      if n.kind is NodeKind.CITY]
+        """Node indexes of the cities, in order (do not mutate)."""
 
 
 @dataclass
@@ -174,7 +191,7 @@ class Board:
         """Independent copy (tile definitions are shared)."""
         return Board(
             self.hexdefs, self.manifest,
-            {h: Placed(p.tile, p.tile_id, p.rotation, p.printed) for h, p in self.placed.items()},
+            dict(self.placed),
             {h: [list(c) for c in cities] for h, cities in self.tokens.items()},
             dict(self.used_tiles), set(self.paid_borders), set(self.blocked), self.lays,
         )
@@ -346,47 +363,63 @@ class Board:
         placed_map = self.placed
         tokens = self.tokens
         starts = set(self._token_nodes(corp))
-        stack: list[tuple[str, int, bool]] = [(h, n, True) for h, n in starts]
-        seen: set[tuple[str, int, bool]] = set()
-
-        def touch(hex_id: str, edge: int) -> str | None:
-            edges.setdefault(hex_id, set()).add(edge)
-            other = table[(hex_id, edge)]
-            if other is not None:
-                edges.setdefault(other, set()).add((edge + 3) % 6)
-            return other
-
-        while stack:
-            item = stack.pop()
-            if item in seen:
-                continue
-            seen.add(item)
-            hex_id, idx, is_node = item
-            placed = placed_map[hex_id]
-            sh = placed.shape
-            if is_node:
-                nodes.add((hex_id, idx))
-                nd = placed.tile.nodes[idx]
-                if (hex_id, idx) not in starts:
-                    if nd.kind is NodeKind.OFFBOARD:
+        node_stack: list[tuple[str, int]] = list(starts)
+        edge_stack: list[tuple[str, int]] = []
+        seen_nodes: set[tuple[str, int]] = set()
+        seen_edges: set[tuple[str, int]] = set()
+        city = NodeKind.CITY
+        offboard = NodeKind.OFFBOARD
+        while node_stack or edge_stack:
+            if node_stack:
+                item = node_stack.pop()
+                if item in seen_nodes:
+                    continue
+                seen_nodes.add(item)
+                hex_id, idx = item
+                placed = placed_map[hex_id]
+                nodes.add(item)
+                if item not in starts:
+                    kind = placed.tile.nodes[idx].kind
+                    if kind is offboard:
                         continue
-                    if nd.kind is NodeKind.CITY:
+                    if kind is city:
                         slots = tokens[hex_id][placed.city_nodes.index(idx)]
                         if corp not in slots and None not in slots and not (
                                 friends and any(x in friends for x in slots)):
                             continue
+                sh = placed.shape
                 out_edges = sh.node_edges[idx]
                 for m in sh.node_nodes[idx]:
-                    stack.append((hex_id, m, True))
+                    node_stack.append((hex_id, m))
             else:
-                touch(hex_id, idx)
+                item = edge_stack.pop()
+                if item in seen_edges:
+                    continue
+                seen_edges.add(item)
+                hex_id, idx = item
+                sh = placed_map[hex_id].shape
+                es = edges.get(hex_id)
+                if es is None:
+                    es = edges[hex_id] = set()
+                es.add(idx)
                 for m in sh.edge_nodes.get(idx, ()):
-                    stack.append((hex_id, m, True))
+                    node_stack.append((hex_id, m))
                 out_edges = sh.edge_edges.get(idx, frozenset())
             for e in out_edges:
-                other = touch(hex_id, e)
-                if other is not None and (e + 3) % 6 in placed_map[other].shape.exits:
-                    stack.append((other, (e + 3) % 6, False))
+                es = edges.get(hex_id)
+                if es is None:
+                    es = edges[hex_id] = set()
+                es.add(e)
+                other = table[(hex_id, e)]
+                if other is None:
+                    continue
+                back = (e + 3) % 6
+                os_ = edges.get(other)
+                if os_ is None:
+                    os_ = edges[other] = set()
+                os_.add(back)
+                if back in placed_map[other].shape.exits:
+                    edge_stack.append((other, back))
         return nodes, edges
 
     def _touch(self, edges: dict[str, set[int]], hex_id: str, edge: int) -> None:

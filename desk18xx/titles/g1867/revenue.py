@@ -16,8 +16,9 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.actions import Route
+from desk18xx.engine.board_lite import edge_to
 from desk18xx.engine.errors import IllegalAction
-from desk18xx.engine.map.hexgrid import edge_between, opposite, parse_hex
+from desk18xx.engine.map.hexgrid import opposite
 from desk18xx.engine.tiledef import NodeKind
 from desk18xx.titles.g1867 import rules as R
 
@@ -28,7 +29,7 @@ Stop = tuple[str, int]  # (hex, node)
 
 
 def _edge(a: str, b: str) -> int:
-    e = edge_between(parse_hex(a), parse_hex(b))
+    e = edge_to(a, b)
     if e is None:
         raise IllegalAction(f"route: {a} and {b} are not neighbours")
     return e
