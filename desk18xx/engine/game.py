@@ -75,6 +75,7 @@ class Game:
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
         self.players: list[Player] = [Player(pid, name) for pid, name in setup.players]
+        self.player_ids: frozenset[str] = frozenset(pid for pid, _name in setup.players)
         self.cash: dict[str, int] = {BANK: 0}
         self.companies: dict[str, Company] = {}
         self.corps: dict[str, Corporation] = {}
@@ -104,7 +105,7 @@ class Game:
 
     def is_player(self, entity: str) -> bool:
         """True when ``entity`` is a player id."""
-        return any(p.id == entity for p in self.players)
+        return entity in self.player_ids
 
     def corp(self, cid: str) -> Corporation:
         """Corporation by id.

@@ -187,13 +187,12 @@ class G1867(Game):
 
     def crowded_corps(self) -> list[str]:
         """Corporations over the train limit, in game order."""
-        out = []
-        for cid, corp in self.corps.items():
-            if corp.trains and not corp.closed and corp.kind is not CorpKind.NATIONAL:
-                limit = self.phase.train_limit["minor" if corp.is_minor else "major"]
-                if len(corp.trains) > limit:
-                    out.append(cid)
-        return out
+        limits = self.phase.train_limit
+        minor, major = limits["minor"], limits["major"]
+        minor_kind = CorpKind.MINOR
+        return [cid for cid, corp in self.corps.items()
+                if len(corp.trains) > (minor if corp.kind is minor_kind else major)
+                and not corp.closed and corp.kind is not CorpKind.NATIONAL]
 
     def live_corps(self) -> list[str]:
         """Floated corporations and startable ones, in definition order (18xx ``@corporations``)."""
