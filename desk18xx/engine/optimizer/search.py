@@ -355,6 +355,19 @@ def _greedy(
     return best
 
 
+def _conflict_table(routes: list[Candidate]) -> dict[int, int]:
+    """Per track bit, the set (a bit set of list positions) of the routes that use it."""
+    table: dict[int, int] = {}
+    for index, c in enumerate(routes):
+        mark = 1 << index
+        t = c.track
+        while t:
+            low = t & -t
+            table[low] = table.get(low, 0) | mark
+            t ^= low
+    return table
+
+
 def _assign(
     lists: list[list[Candidate]],
     incumbent: list[Candidate | None],
@@ -363,21 +376,47 @@ def _assign(
 ) -> tuple[list[Candidate | None], int, bool]:
     """Best choice of one route or none per list, no track shared (branch and bound).
 
-    ``incumbent`` is a known legal choice to beat.  Lists that are the same
-    object belong to identical trains and take routes in increasing order.
-    Returns the choice, its total and whether the search finished.
+    Each list keeps, as a bit set over its positions, the routes that clash
+    with the track taken so far; the bound at each level is the sum, over the
+    trains left, of their best route that does not clash.  ``incumbent`` is
+    a known legal choice to beat.  Lists that are the same object belong to
+    identical trains and take routes in increasing order.  Returns the
+    choice, its total and whether the search finished.
     """
     k = len(lists)
-    rest = [0] * (k + 1)
-    for i in range(k - 1, -1, -1):
-        rest[i] = rest[i + 1] + (lists[i][0].revenue if lists[i] else 0)
-    same_as_prev = [i > 0 and lists[i] is lists[i - 1] for i in range(k)]
+    distinct: list[list[Candidate]] = []
+    which: list[int] = []
+    for lst in lists:
+        for d, other in enumerate(distinct):
+            if other is lst:
+                which.append(d)
+                break
+        else:
+            which.append(len(distinct))
+            distinct.append(lst)
+    tables = [_conflict_table(lst) for lst in distinct]
+    full = [(1 << len(lst)) - 1 for lst in distinct]
+    same_as_prev = [i > 0 and which[i] == which[i - 1] for i in range(k)]
     best: list[Candidate | None] = list(incumbent)
     best_value = [sum(c.revenue for c in incumbent if c is not None)]
     choice = [-1] * k
     polls = [0]
+    n_distinct = len(distinct)
 
-    def branch(i: int, used: int, total: int) -> None:
+    def clash(confs: list[int], track: int) -> list[int]:
+        out = list(confs)
+        for d in range(n_distinct):
+            table = tables[d]
+            m = out[d]
+            t = track
+            while t:
+                low = t & -t
+                m |= table.get(low, 0)
+                t ^= low
+            out[d] = m
+        return out
+
+    def branch(i: int, confs: list[int], total: int) -> None:
         if i == k:
             if total > best_value[0]:
                 best_value[0] = total
@@ -388,29 +427,37 @@ def _assign(
         polls[0] += 1
         if polls[0] & 1023 == 0:
             _poll(cancel)
-        lst = lists[i]
-        start = 0
+        top: list[int] = []
+        for d in range(n_distinct):
+            free = full[d] & ~confs[d]
+            top.append(distinct[d][(free & -free).bit_length() - 1].revenue if free else 0)
+        after = sum(top[which[j]] for j in range(i + 1, k))
+        d_i = which[i]
+        if total + top[d_i] + after <= best_value[0]:
+            return
+        lst = distinct[d_i]
+        free = full[d_i] & ~confs[d_i]
         if same_as_prev[i]:
             if choice[i - 1] < 0:
                 choice[i] = -1
-                branch(i + 1, used, total)
+                branch(i + 1, confs, total)
                 return
-            start = choice[i - 1] + 1
-        after = rest[i + 1]
-        for j in range(start, len(lst)):
+            free &= ~((1 << (choice[i - 1] + 1)) - 1)
+        while free:
+            low = free & -free
+            free ^= low
+            j = low.bit_length() - 1
             c = lst[j]
             if total + c.revenue + after <= best_value[0]:
                 break
-            if c.track & used:
-                continue
             choice[i] = j
-            branch(i + 1, used | c.track, total + c.revenue)
+            branch(i + 1, clash(confs, c.track), total + c.revenue)
         choice[i] = -1
         if total + after > best_value[0]:
-            branch(i + 1, used, total)
+            branch(i + 1, confs, total)
 
     try:
-        branch(0, 0, 0)
+        branch(0, [0] * n_distinct, 0)
     except _Stopped:
         return best, best_value[0], False
     return best, best_value[0], True
