@@ -297,6 +297,15 @@ def _entry_text(actions: Sequence[RawAction], index: int) -> str:
     return f"{entry.get('type')} by {entry.get('entity')} (id {entry.get('id')})"
 
 
+def local_copy(folder: str | Path, header: SaveHeader) -> Path:
+    """Where your own copy of a PBEM game is kept (``<data dir>/pbem/<identity>.d18xx``).
+
+    `open_move` compares a friend's file with it; write it with `save_game`
+    after loading a move and after sending one.
+    """
+    return Path(folder) / f"{game_identity(header)}{MAIL_SUFFIX}"
+
+
 # --- sending -------------------------------------------------------------------------
 
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9]+")

@@ -11,6 +11,7 @@ save: the file format 18xx.games' hotseat import and our importer read.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,7 @@ def acting_player(game: Game) -> str | None:
     return None if entity is None else controller(game, entity)
 
 
-def export_document(header: SaveHeader, actions: list[RawAction] | tuple[RawAction, ...],
+def export_document(header: SaveHeader, actions: Sequence[RawAction],
                     game: Game) -> dict[str, Any]:
     """The 18xx.games export of a saved game whose actions lead to `game`.
 
@@ -144,8 +145,7 @@ def export_document(header: SaveHeader, actions: list[RawAction] | tuple[RawActi
     return document
 
 
-def export_text(header: SaveHeader, actions: list[RawAction] | tuple[RawAction, ...],
-                game: Game) -> str:
+def export_text(header: SaveHeader, actions: Sequence[RawAction], game: Game) -> str:
     """`export_document` as JSON text (UTF-8, one line per action for readable diffs)."""
     document = export_document(header, actions, game)
     body = ",\n".join(json.dumps(a, ensure_ascii=False) for a in document.pop("actions"))

@@ -1,0 +1,381 @@
+"""File commands of the main window: save, e-mail moves, 18xx.games import/export, autosave.
+
+`FileActions` holds the QActions and their slots; it works on the session
+and window passed in (STYLE.md §6) and only calls ``desk18xx.io``. Every
+load is checked completely (hash chain, replay, state digest) before the
+session is touched, so a bad file never replaces the game on screen.
+
+`offer_restore` is called once at start: it finds a session that crashed
+(`desk18xx.io.autosave.find_crashed`) and offers to reopen its autosave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QInputDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
+
+from desk18xx.engine.game import GameSetup
+from desk18xx.io.autosave import AutosaveSession, data_dir, find_crashed
+from desk18xx.io.pbem import (
+    MAIL_SUFFIX,
+    MailMove,
+    PbemError,
+    ReceivedMove,
+    game_identity,
+    local_copy,
+    open_move,
+    save_for_email,
+)
+from desk18xx.io.replaying import digest_of, open_save
+from desk18xx.io.savefile import (
+    SavedGame,
+    SavedPlayer,
+    SaveFormatError,
+    SaveHeader,
+    load_save,
+    save_game,
+)
+from desk18xx.io.study import game_setup
+from desk18xx.io.transfer import export_text, save_from_export
+from desk18xx.ui.dialogs.pbem import MailDialog, ReceivedMoveDialog
+from desk18xx.ui.session import GameSession
+
+SAVE_FILTER = f"desk18xx saves (*{MAIL_SUFFIX} *.yaml);;All files (*)"
+EXPORT_FILTER = "18xx.games exports (*.json);;All files (*)"
+_LOAD_ERRORS = (OSError, ValueError, KeyError)
+"""What opening a file can raise (SaveFormatError, PbemError and ExportFormatError are
+ValueErrors)."""
+
+
+def header_of(setup: GameSetup) -> SaveHeader:
+    """The save header of a session's setup."""
+    return SaveHeader(setup.title, tuple(SavedPlayer(pid, name) for pid, name in setup.players),
+                      setup.seed, setup.variant, tuple(setup.options))
+
+
+class FileActions(QObject):
+    """Save, Save as, Save for e-mail, Open e-mail move, Import, Export, and autosave.
+
+    Args:
+        session: the game session.
+        window: the main window (dialog parent, status bar).
+        autosave: this app's autosave slot; None turns autosave off (tests).
+        data: the user data folder (PBEM copies go to ``data/pbem``).
+
+    Signals:
+        saved(str): the game was written to this path.
+        problem(str): something failed; the text was also shown to the user.
+    """
+
+    #: The game was written to this path.
+    saved = Signal(str)
+    #: Something failed (the text was shown to the user too).
+    problem = Signal(str)
+
+    def __init__(self, session: GameSession, window: QMainWindow,
+                 autosave: AutosaveSession | None = None, data: Path | None = None) -> None:
+        super().__init__(window)
+        self.session = session
+        self.window = window
+        self.autosave_session = autosave
+        self.data = data if data is not None else data_dir()
+        self.path: str | None = None
+        """The save the game was last written to or opened from."""
+        self._autosave_warned = False
+        self.save_action = self._action("&Save", QKeySequence.StandardKey.Save, self.save)
+        self.save_as_action = self._action("Save &as…", QKeySequence("Ctrl+Shift+S"),
+                                           self.save_as)
+        self.email_save_action = self._action("Save for &e-mail…", QKeySequence("Ctrl+E"),
+                                              self.save_for_email)
+        self.email_open_action = self._action("Open e-mail &move…", QKeySequence("Ctrl+M"),
+                                              self.open_email_move)
+        self.import_action = self._action("&Import from 18xx.games…", None,
+                                          self.import_export)
+        self.export_action = self._action("E&xport to 18xx.games…", None, self.export_18xx)
+        session.state_changed.connect(self.autosave)
+        session.game_replaced.connect(self._game_replaced)
+
+    def _action(self, text: str, key: QKeySequence | QKeySequence.StandardKey | None,
+                slot: Callable[[], object]) -> QAction:
+        action = QAction(text, self.window)
+        if key is not None:
+            action.setShortcut(key)
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    def actions(self) -> list[QAction]:
+        """The menu entries, in menu order."""
+        return [self.save_action, self.save_as_action, self.email_save_action,
+                self.email_open_action, self.import_action, self.export_action]
+
+    def install(self, menu: QMenu, before: QAction | None = None) -> None:
+        """Add the entries to `menu` (before `before`, e.g. Quit), with separators."""
+        menu.insertSeparator(before) if before is not None else menu.addSeparator()
+        for action in self.actions():
+            if before is not None:
+                menu.insertAction(before, action)
+            else:
+                menu.addAction(action)
+        if before is not None:
+            menu.insertSeparator(before)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _header(self) -> SaveHeader | None:
+        setup = self.session.setup
+        return None if setup is None or not self.session.has_game else header_of(setup)
+
+    def _warn(self, title: str, text: str) -> None:
+        self.problem.emit(text)
+        QMessageBox.warning(self.window, title, text)
+
+    def _status(self, text: str) -> None:
+        self.window.statusBar().showMessage(text)
+
+    def _game_replaced(self) -> None:
+        source = self.session.source
+        self.path = source if source and not source.lower().endswith(".json") else None
+
+    def _settings(self) -> QSettings:
+        return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "desk18xx",
+                         "desk18xx")
+
+    # -- saving -------------------------------------------------------------------------------
+    def save(self) -> bool:
+        """Save to the current file, or ask for one."""
+        if self.path is None:
+            return self.save_as()
+        return self._write(self.path)
+
+    def save_as(self, path: str | None = None) -> bool:
+        """Save under a name the user picks (or `path`)."""
+        if self._header() is None:
+            return False
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self.window, "Save the game",
+                                                  self.path or f"game{MAIL_SUFFIX}", SAVE_FILTER)
+        return bool(path) and self._write(path)
+
+    def _write(self, path: str) -> bool:
+        try:
+            self.session.save(path)
+        except (OSError, ValueError) as error:
+            self._warn("Save", f"Cannot save {path}: {error}\nThe previous file is unchanged.")
+            return False
+        self.path = path
+        self.saved.emit(path)
+        self._status(f"Saved {path}")
+        return True
+
+    def autosave(self, _count: int = 0) -> None:
+        """Rewrite the autosave (after every action, undo, redo or load)."""
+        header = self._header()
+        if self.autosave_session is None or header is None:
+            return
+        try:
+            self.autosave_session.save(header, self.session.line.raw,
+                                       digest_of(self.session.game))
+        except (OSError, ValueError) as error:
+            if not self._autosave_warned:  # once: the game goes on
+                self._autosave_warned = True
+                self.problem.emit(str(error))
+                self._status(f"Autosave failed: {error}")
+            return
+        self._autosave_warned = False
+
+    # -- play by e-mail -----------------------------------------------------------------------
+    def pbem_folder(self) -> Path:
+        """Where your own copies of e-mail games are kept."""
+        return self.data / "pbem"
+
+    def _me(self, header: SaveHeader, ask: bool = True) -> str | None:
+        key = f"pbem/{game_identity(header)}"
+        stored = self._settings().value(key)
+        ids = [p.id for p in header.players]
+        if isinstance(stored, str) and stored in ids:
+            return stored
+        if not ask:
+            return None
+        names = [p.name for p in header.players]
+        name, ok = QInputDialog.getItem(self.window, "Play by e-mail",
+                                        "Which player are you in this game?", names, 0, False)
+        if not ok:
+            return None
+        me = ids[names.index(name)]
+        self._settings().setValue(key, me)
+        return me
+
+    def set_me(self, header: SaveHeader, player: str) -> None:
+        """Remember which player you are in a PBEM game."""
+        self._settings().setValue(f"pbem/{game_identity(header)}", player)
+
+    def save_for_email(self, folder: str | None = None) -> MailMove | None:
+        """Write the file to attach and show the mail text."""
+        header = self._header()
+        if header is None:
+            return None
+        if folder is None:
+            start = str(self._settings().value("pbem/folder", str(Path.home())))
+            folder = QFileDialog.getExistingDirectory(self.window, "Folder for the e-mail file",
+                                                      start)
+            if not folder:
+                return None
+        raw = self.session.line.raw
+        digest = digest_of(self.session.game)
+        try:
+            mail = save_for_email(folder, header, raw, digest, sender=self._me(header))
+            self.pbem_folder().mkdir(parents=True, exist_ok=True)
+            save_game(local_copy(self.pbem_folder(), header), header, raw, digest)
+        except (OSError, ValueError) as error:
+            self._warn("Save for e-mail", f"Cannot write the e-mail file: {error}")
+            return None
+        self._settings().setValue("pbem/folder", folder)
+        self._status(f"Attach {mail.path}")
+        MailDialog(mail, self.window).open()
+        return mail
+
+    def open_email_move(self, path: str | None = None, *, confirm: bool = True
+                        ) -> ReceivedMove | None:
+        """Open a friend's file: check it, show what happened, load it on request."""
+        if path is None:
+            start = str(self._settings().value("pbem/folder", str(Path.home())))
+            path, _ = QFileDialog.getOpenFileName(self.window, "Open an e-mail move", start,
+                                                  SAVE_FILTER)
+            if not path:
+                return None
+        try:
+            header = load_save(path).header  # schema and chain only: which game is it?
+            copy = local_copy(self.pbem_folder(), header)
+            known: SavedGame | None = load_save(copy) if copy.is_file() else None
+            move = open_move(path, known, self._me(header, ask=confirm))
+        except (PbemError, SaveFormatError, OSError, KeyError) as error:
+            self._warn("Open e-mail move", f"This move was not loaded:\n{error}")
+            return None
+        names = {p.id: p.name for p in header.players}
+        if confirm:
+            dialog = ReceivedMoveDialog(move, names, self.window)
+            if dialog.exec() != ReceivedMoveDialog.DialogCode.Accepted:
+                return None
+        saved = move.opened.saved
+        self.session.new_game(game_setup(saved.header), [dict(a) for a in saved.actions])
+        self.session.source = str(path)
+        self.path = None  # "Save" asks: the mail file is not yours to overwrite
+        try:
+            self.pbem_folder().mkdir(parents=True, exist_ok=True)
+            save_game(copy, saved.header, saved.actions, saved.state_digest, notes=saved.notes)
+        except (OSError, ValueError) as error:
+            self._status(f"Could not keep a copy of this game: {error}")
+        self._status(move.history.message())
+        return move
+
+    # -- 18xx.games ---------------------------------------------------------------------------
+    def import_export(self, path: str | None = None, out: str | None = None) -> bool:
+        """Turn an 18xx.games export into a save and open it."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self.window, "Import an 18xx.games export",
+                                                  "", EXPORT_FILTER)
+            if not path:
+                return False
+        if out is None:
+            suggestion = str(Path(path).with_suffix(MAIL_SUFFIX))
+            out, _ = QFileDialog.getSaveFileName(self.window, "Save the imported game as",
+                                                 suggestion, SAVE_FILTER)
+            if not out:
+                return False
+        try:
+            converted = save_from_export(path)
+            save_game(out, converted.header, converted.actions,
+                      digest_of(converted.replayed.game))
+            self.session.load(out)
+        except _LOAD_ERRORS as error:
+            self._warn("Import", f"Cannot import {path}:\n{error}")
+            return False
+        self.path = out
+        self._status(f"Imported {path} as {out}")
+        return True
+
+    def export_18xx(self, out: str | None = None) -> bool:
+        """Write the game as an 18xx.games export."""
+        header = self._header()
+        if header is None:
+            return False
+        if out is None:
+            out, _ = QFileDialog.getSaveFileName(self.window, "Export to 18xx.games",
+                                                 "game.json", EXPORT_FILTER)
+            if not out:
+                return False
+        from desk18xx.io.atomic import write_atomic
+
+        text = export_text(header, self.session.line.raw, self.session.game)
+        try:
+            write_atomic(Path(out), text.encode("utf-8"), keep_backup=True)
+        except OSError as error:
+            self._warn("Export", f"Cannot write {out}: {error}")
+            return False
+        self._status(f"Exported to {out}")
+        return True
+
+    def close(self) -> None:
+        """Clean exit: the autosave and its marker go."""
+        if self.autosave_session is not None:
+            self.autosave_session.close()
+            self.autosave_session = None
+
+
+def offer_restore(parent: QWidget | None, session: GameSession, folder: Path,
+                  ask: Callable[[str], bool] | None = None) -> bool:
+    """After a crash, offer to reopen the autosaved game; True if it was restored.
+
+    Sessions that crashed before their first action are cleaned up silently.
+    A broken autosave is reported and kept (renamed ``….broken``).
+
+    Args:
+        parent: dialog parent.
+        session: loads the game.
+        folder: the autosave folder (`desk18xx.io.autosave.autosave_dir`).
+        ask: the yes/no question (default: a message box).
+    """
+    def question(text: str) -> bool:
+        answer = QMessageBox.question(parent, "Restore the last game?", text)
+        return answer == QMessageBox.StandardButton.Yes
+
+    ask = ask or question
+    restored = False
+    for crashed in find_crashed(folder):
+        autosave = crashed.autosave
+        if autosave is None or restored:
+            if autosave is None:
+                crashed.discard()
+            continue
+        started = crashed.info.get("started", "?")
+        if not ask(f"desk18xx did not close normally (session started {started}).\n"
+                   "Reopen the game as it was after the last action?"):
+            crashed.discard()
+            continue
+        try:
+            opened = open_save(autosave)
+        except _LOAD_ERRORS as error:
+            autosave.replace(autosave.with_suffix(".broken"))
+            crashed.discard()
+            QMessageBox.warning(parent, "Restore", f"The autosave cannot be opened:\n{error}\n"
+                                f"It was kept as {autosave.with_suffix('.broken')}.")
+            continue
+        saved = opened.saved
+        session.new_game(game_setup(saved.header), [dict(a) for a in saved.actions])
+        session.source = None
+        crashed.discard()
+        restored = True
+    return restored
+
+
+__all__ = ["FileActions", "header_of", "offer_restore"]

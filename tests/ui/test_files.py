@@ -1,0 +1,177 @@
+"""File commands: autosave after each action, restore after a crash, e-mail moves, 18xx.games."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMainWindow, QMessageBox
+
+from desk18xx.engine.game import GameSetup
+from desk18xx.io.autosave import AutosaveSession, find_crashed
+from desk18xx.io.pbem import History
+from desk18xx.io.replaying import digest_of, open_save
+from desk18xx.io.savefile import dump_save
+from desk18xx.ui.dialogs.pbem import MailDialog, ReceivedMoveDialog
+from desk18xx.ui.files import FileActions, header_of, offer_restore
+from desk18xx.ui.session import GameSession
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
+SETUP = GameSetup("1867", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=5)
+
+
+@pytest.fixture(autouse=True)
+def settings(tmp_path: Path) -> None:
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
+                      str(tmp_path / "settings"))
+
+
+@pytest.fixture()
+def warnings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda parent, title, text: shown.append(text))
+    return shown
+
+
+def play(session: GameSession, count: int, seed: int = 1) -> None:
+    """Submit `count` random legal moves, or until the player to move changes."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        moves = session.game.legal_moves(rng)
+        assert session.submit(moves[0] if len(moves) == 1 else rng.choice(moves))
+
+
+def make(qtbot: Any, folder: Path, autosave: bool = False) -> tuple[GameSession, FileActions]:
+    session = GameSession()
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    files = FileActions(session, window, AutosaveSession(folder / "autosave") if autosave
+                        else None, data=folder)
+    return session, files
+
+
+def test_every_action_is_autosaved(qtbot: Any, tmp_path: Path) -> None:
+    session, files = make(qtbot, tmp_path, autosave=True)
+    session.new_game(SETUP)
+    play(session, 5)
+    assert files.autosave_session is not None
+    restored = open_save(files.autosave_session.path)
+    assert restored.replayed.applied == 5
+    assert digest_of(restored.game) == digest_of(session.game)
+    session.undo()
+    assert open_save(files.autosave_session.path).replayed.applied == 4
+    files.close()
+    assert list((tmp_path / "autosave").iterdir()) == []
+
+
+def test_a_crashed_session_is_offered_and_restored(qtbot: Any, tmp_path: Path) -> None:
+    crashed, _ = make(qtbot, tmp_path)
+    crashed.new_game(SETUP)
+    play(crashed, 7)
+    folder = tmp_path / "autosave"
+    folder.mkdir()
+    (folder / "20260101-120000-99.open").write_text('{"pid": 99, "started": "noon"}')
+    (folder / "20260101-120000-99.yaml").write_text(
+        dump_save(header_of(SETUP), crashed.line.raw, digest_of(crashed.game)))
+    (folder / "20260101-110000-98.open").write_text("{}")  # crashed before any action
+    questions: list[str] = []
+    session = GameSession()
+    assert offer_restore(None, session, folder, ask=lambda q: questions.append(q) or True)
+    assert len(questions) == 1 and "started noon" in questions[0]
+    assert len(session.actions()) == 7
+    assert digest_of(session.game) == digest_of(crashed.game)
+    assert find_crashed(folder) == [] and list(folder.iterdir()) == []
+
+
+def test_a_declined_restore_discards_the_autosave(tmp_path: Path) -> None:
+    folder = tmp_path / "autosave"
+    folder.mkdir()
+    (folder / "x.open").write_text("{}")
+    (folder / "x.yaml").write_text("broken")
+    session = GameSession()
+    assert not offer_restore(None, session, folder, ask=lambda q: False)
+    assert not session.has_game and list(folder.iterdir()) == []
+
+
+def test_two_players_exchange_moves_through_the_menus(
+        qtbot: Any, tmp_path: Path, warnings: list[str]) -> None:
+    mail = tmp_path / "mail"
+    mail.mkdir()
+    ann, ann_files = make(qtbot, tmp_path / "ann")
+    bob, bob_files = make(qtbot, tmp_path / "bob")
+    ann.new_game(SETUP)
+    header = header_of(SETUP)
+    ann_files.set_me(header, "1")
+    play(ann, 1)
+    sent = ann_files.save_for_email(str(mail))
+    assert sent is not None and sent.path.parent == mail
+    dialog = ann_files.window.findChild(MailDialog)
+    assert dialog is not None and "Next: Bob." in dialog.body.toPlainText()
+
+    bob_files.set_me(header, "2")
+    move = bob_files.open_email_move(str(sent.path), confirm=False)
+    assert move is not None and move.history.kind is History.EXTENDS
+    assert len(bob.actions()) == 1 and not warnings
+    view = ReceivedMoveDialog(move, {"1": "Ann", "2": "Bob", "3": "Cy"})
+    qtbot.addWidget(view)
+    assert len(view.highlighted()) == 1 and "Ann" in view.highlighted()[0]
+
+    play(bob, 1, seed=2)
+    back = bob_files.save_for_email(str(mail))
+    assert back is not None
+    again = ann_files.open_email_move(str(back.path), confirm=False)
+    assert again is not None and len(again.new_events) == 1
+    assert len(ann.actions()) == 2
+
+
+def test_a_bad_move_leaves_the_game_on_screen(
+        qtbot: Any, tmp_path: Path, warnings: list[str]) -> None:
+    session, files = make(qtbot, tmp_path)
+    session.new_game(SETUP)
+    play(session, 3)
+    game = session.game
+    bad = tmp_path / "bad.d18xx"
+    bad.write_text(dump_save(header_of(SETUP), session.line.raw, "wrong digest"))
+    assert files.open_email_move(str(bad), confirm=False) is None
+    assert session.game is game and len(session.actions()) == 3
+    assert warnings and "replay to state" in warnings[0]
+
+
+def test_a_move_of_another_game_opens_that_game(
+        qtbot: Any, tmp_path: Path, warnings: list[str]) -> None:
+    session, files = make(qtbot, tmp_path)
+    session.new_game(SETUP)
+    other = GameSetup("1867", SETUP.players, seed=6)
+    other_session, _ = make(qtbot, tmp_path / "o")
+    other_session.new_game(other)
+    path = tmp_path / "other.d18xx"
+    path.write_text(dump_save(header_of(other), [], digest_of(other_session.game)))
+    files.set_me(header_of(other), "2")
+    move = files.open_email_move(str(path), confirm=False)
+    assert move is not None and not warnings
+    assert session.setup is not None and session.setup.seed == 6
+
+
+def test_import_save_and_export(qtbot: Any, tmp_path: Path, warnings: list[str]) -> None:
+    session, files = make(qtbot, tmp_path)
+    export = FIXTURES / "1867" / "hs_ahjzadkh_19792.json"
+    out = tmp_path / "imported.d18xx"
+    assert files.import_export(str(export), str(out))
+    assert session.game.finished and files.path == str(out)
+    assert files.save()
+    assert out.with_name(out.name + ".bak").is_file()
+    exported = tmp_path / "back.json"
+    assert files.export_18xx(str(exported))
+    assert json.loads(exported.read_text())["result"] == json.loads(export.read_text())["result"]
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"title": "1867"')
+    assert not files.import_export(str(broken), str(out))
+    assert warnings and "not JSON" in warnings[0]
+    assert session.game.finished  # still the imported game
