@@ -55,3 +55,21 @@ def test_share_and_train_choices_match_the_engine() -> None:
             if t in checked:
                 checked[t] += 1
     assert checked["buy_shares"] > 5 and checked["buy_train"] > 5
+
+
+def test_1822ca_bids_come_from_the_engine_moves(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from desk18xx.ui.session import GameSession
+
+    session = GameSession()
+    session.new_game(GameSetup("1822CA", (("1", "Ann"), ("2", "Ben"), ("3", "Cid")), seed=5))
+    info = turn_info(session.game)
+    bids = [c for c in info.choices if c.label.startswith("Bid on")]
+    assert bids and all(c.spin is not None for c in bids)
+    first = bids[0]
+    assert first.spin is not None
+    lo, hi, step, _default = first.spin
+    assert step == 5 and hi >= lo
+    assert session.submit(first.make(lo + 5))
+    assert len(session.actions()) == 1
+    again = [c for c in turn_info(session.game).choices if c.label == first.label]
+    assert not again or again[0].spin is None or again[0].spin[0] > lo

@@ -19,7 +19,15 @@ from desk18xx.ui.mapview.overlays import city_slot_centres, hex_centre
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import board_view
 from desk18xx.ui.models.choices import TurnInfo
-from desk18xx.ui.models.routes import TrainRoute, estimate, find_chain, is_stop, trains_of
+from desk18xx.ui.models.routes import (
+    TrainRoute,
+    can_build,
+    estimate,
+    find_chain,
+    is_stop,
+    trains_of,
+)
+from desk18xx.ui.models.tokens import city_id, token_slots
 from desk18xx.ui.models.tracks import TrackOptions
 from desk18xx.ui.session import GameSession
 
@@ -118,7 +126,8 @@ class MapController(QObject):
         self._panel.tray_box.setVisible(lay)
         self._panel.lay_buttons.setVisible(False)
         self._show_token_slots(game, info)
-        if info is not None and "run_routes" in info.map_types and entity in game.corps:
+        if (info is not None and "run_routes" in info.map_types and entity in game.corps
+                and can_build(game)):
             if not self._routes or self._routes[0].train not in game.corps[entity].trains:
                 self._routes = trains_of(game, entity)
                 self._current_train = 0
@@ -179,15 +188,15 @@ class MapController(QObject):
         self._show_preview()
 
     def _show_preview(self) -> None:
-        game = self._session.game
-        if (self.selected_hex is None or self.selected_tile is None or not self._rotations
-                or game.board is None):
+        track = self._track
+        if (track is None or self.selected_hex is None or self.selected_tile is None
+                or not self._rotations):
             return
-        tile = game.board.manifest[self.selected_tile].tile
-        hex_def = game.board.hexdefs[self.selected_hex]
+        tile = track.tile(self.selected_tile)
+        hex_def = track.hex_def(self.selected_hex)
         self._view.show_preview(hex_def, tile, self._rotations[self._rot_index])
         self._panel.lay_buttons.setVisible(True)
-        cost = sum(u.cost for u in game.board.placed[self.selected_hex].tile.upgrades)
+        cost = track.terrain_cost(self.selected_hex)
         self._panel.confirm_button.setText(
             f"Lay {self.selected_tile} on {self.selected_hex}"
             + (f" (${cost})" if cost else "") + " ⏎")
@@ -228,41 +237,26 @@ class MapController(QObject):
         if info is None or info.entity is None or "place_token" not in info.map_types:
             self._view.set_token_slots(())
             return
-        board = game.board
-        assert board is not None
-        entity = info.entity
         hexes = info.details.get("hexes")
-        if isinstance(hexes, list):
-            cities = [(str(h), c) for h in hexes for c in range(len(board.tokens[str(h)]))]
-        else:
-            nodes, _edges = board.reach(entity)
-            cities = []
-            for h, node in sorted(nodes):
-                placed = board.placed[h]
-                if node in placed.city_nodes and not board.hex_has_token_of(h, entity):
-                    cities.append((h, placed.city_nodes.index(node)))
+        only = [str(h) for h in hexes] if isinstance(hexes, list) else None
         size = self._view.hex_size()
         slots = []
-        for h, city in cities:
-            placed = board.placed[h]
-            centres = city_slot_centres(h, placed.tile, placed.rotation, size)
-            row = board.tokens[h][city]
-            for s, owner in enumerate(row):
-                if owner is None and city < len(centres):
-                    pts = centres[city]
-                    slots.append((h, city, s, pts[s] if s < len(pts) else hex_centre(h, size)))
-                    break
+        for choice in token_slots(game, info.entity, only):
+            centres = city_slot_centres(choice.hex, choice.tile, choice.rotation, size)
+            pts = centres[choice.city] if choice.city < len(centres) else []
+            centre = pts[choice.slot] if choice.slot < len(pts) else hex_centre(choice.hex,
+                                                                                size)
+            slots.append((choice.hex, choice.city, choice.slot, centre))
         self._view.set_token_slots(slots)
 
     def click_slot(self, hex_id: str, city: int, slot: int) -> None:
         """Place a token in the clicked slot."""
         if self._info is None or self._info.entity is None or self._history is not None:
             return
-        board = self._session.game.board
-        assert board is not None
-        city_id = f"{board.placed[hex_id].tile_id}-{city}"
-        self._session.submit(PlaceToken(entity=self._info.entity, entity_type="corporation",
-                                        city=city_id, slot=slot))
+        game = self._session.game
+        etype = "player" if game.is_player(self._info.entity) else "corporation"
+        self._session.submit(PlaceToken(entity=self._info.entity, entity_type=etype,
+                                        city=city_id(game, hex_id, city), slot=slot))
 
     # -- routes ----------------------------------------------------------------------------
     def _make_route_box(self) -> QGroupBox:

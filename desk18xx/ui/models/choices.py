@@ -139,6 +139,7 @@ def turn_info(game: Game) -> TurnInfo:
         if maker is not None:
             choices.extend(maker(game, entity, legal.details))
     choices = _only_legal(game, choices)
+    choices += _from_moves(game, entity, legal.types, choices)
     return TurnInfo(info.entity, info.entity_name, info.round_label, info.step_label,
                     info.types, tuple(choices), info.details, info.map_types)
 
@@ -177,12 +178,8 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
             sell_max[k] = max(sell_max.get(k, 0), len(m.shares))
     out: list[Choice] = []
     for c in choices:
-        try:
-            sample = c.make(c.spin[3] if c.spin else (c.options[0][0] if c.options else None))
-        except (ValueError, IndexError):
-            out.append(c)
-            continue
-        if sample.type not in _EXACT:
+        sample = _sample(c)
+        if sample is None or sample.type not in _EXACT:
             out.append(c)
             continue
         if isinstance(sample, BuyTrain) and game.trains[sample.train].owner not in (DEPOT,
@@ -197,6 +194,50 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
             c = dataclasses.replace(c, spin=(lo, sell_max[key], step, default))
         out.append(c)
     return out
+
+
+def _sample(c: Choice) -> Action | None:
+    try:
+        return c.make(c.spin[3] if c.spin else (c.options[0][0] if c.options else None))
+    except (ValueError, IndexError):
+        return None
+
+
+def _from_moves(game: Game, entity: str, types: tuple[str, ...],
+                made: list[Choice]) -> list[Choice]:
+    """Buttons for the engine's own moves of types no form above covers (1822CA)."""
+    covered = {a.type for a in (_sample(c) for c in made) if a is not None}
+    missing = [t for t in types if t not in covered and t not in MAP_TYPES]
+    if not missing:
+        return []
+    from desk18xx.ui.models.log import describe
+
+    name = entity_name(game, entity)
+    out: list[Choice] = []
+    seen: set[str] = set()
+    for move in game.legal_moves(random.Random(0)):
+        if move.type not in missing:
+            continue
+        label = describe(move, name)
+        if label in seen:
+            continue
+        seen.add(label)
+        group = move.type.replace("_", " ").capitalize()
+        if isinstance(move, Bid):
+            cash = game.cash.get(entity, 0)
+            hi = move.price + max(0, cash - move.price) // BID_STEP * BID_STEP
+            what = move.company or move.corporation or move.minor or ""
+            out.append(Choice(f"Bid on {what}", _price_of(move), group,
+                              spin=(move.price, hi, BID_STEP, move.price)))
+        else:
+            out.append(Choice(label, _fixed(move), group))
+    return out
+
+
+def _price_of(move: Bid) -> Callable[[Value], Action]:
+    def make(value: Value) -> Action:
+        return dataclasses.replace(move, price=int(value or move.price))
+    return make
 
 
 def _etype(game: Game, entity: str) -> str:

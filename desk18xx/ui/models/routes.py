@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from desk18xx.engine.actions import Route
 from desk18xx.engine.game import Game
+from desk18xx.engine.map import board as mboard
 from desk18xx.engine.tiledef import Color, NodeKind
 
 
@@ -43,6 +44,11 @@ def _stop_edges(game: Game, hex_id: str) -> set[int]:
         if n.kind is not NodeKind.JUNCTION:
             out |= set(sh.node_edges[i])
     return out
+
+
+def can_build(game: Game) -> bool:
+    """True when routes can be built by clicking (the 1867 board; 1822CA later)."""
+    return not isinstance(game.board, mboard.Board)
 
 
 def is_stop(game: Game, hex_id: str) -> bool:

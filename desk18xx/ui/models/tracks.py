@@ -2,8 +2,10 @@
 
 Reads the engine's board and asks the pure tile-lay rules of
 :mod:`desk18xx.engine.map.upgrades` (which work on
-:class:`desk18xx.engine.map.board.Board`).  The engine still checks every
-lay when it is submitted; this module only decides what to offer.
+:class:`desk18xx.engine.map.board.Board`).  The 1867 engine still keeps its
+own board (``engine/board_lite.py``), which is mirrored into a map Board.
+The engine checks every lay when it is submitted; this module only decides
+what to offer.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from dataclasses import dataclass
 from desk18xx.engine.game import Game
 from desk18xx.engine.map import board as mboard
 from desk18xx.engine.map import hexgrid, upgrades
-from desk18xx.engine.tiledef import Color, TileDef
+from desk18xx.engine.map.graph import graph_for
+from desk18xx.engine.tiledef import Color, HexDef, TileDef
 
 #: 1867's differences from the generic lay rules (see :class:`upgrades.TrackRules`).
 RULES_1867 = upgrades.TrackRules(max_exits="cities", border_costs="both_sides")
+UNLIMITED = 99
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +38,7 @@ class TileChoice:
 
 
 def _mirror(game: Game) -> mboard.Board:
-    """A :class:`mboard.Board` showing the tiles of the game's board."""
+    """A :class:`mboard.Board` showing the tiles of the game's 1867 board."""
     board = game.board
     assert board is not None
     out = mboard.Board(board.hexdefs, board.manifest)
@@ -48,27 +52,51 @@ def _mirror(game: Game) -> mboard.Board:
     return out
 
 
+def _lite_reach(game: Game, corp: str) -> dict[str, frozenset[int]]:
+    """Hexes the 1867 board lets ``corp`` build on, with the edges it reaches there."""
+    board = game.board
+    assert board is not None
+    _nodes, edges = board.reach(corp)
+    reach: dict[str, set[int]] = {h: set(e) for h, e in edges.items()}
+    for hex_id, hex_edges in edges.items():
+        for e in hex_edges:
+            other = hexgrid.neighbour_id(hex_id, e)
+            if other in board.placed:
+                reach.setdefault(other, set()).add(hexgrid.opposite(e))
+    out = {h: frozenset(e) for h, e in reach.items()}
+    for hex_id, _city, _slot in board.corp_tokens(corp):
+        out.setdefault(hex_id, frozenset())
+    return out
+
+
+def track_rules(game: Game) -> upgrades.TrackRules:
+    """The title's lay rules (1867's when the game declares none)."""
+    # FIXME: ask for a declared Game.track_rules once the base class has one.
+    rules = vars(game).get("track_rules")
+    return rules if isinstance(rules, upgrades.TrackRules) else RULES_1867
+
+
 class TrackOptions:
     """Buildable hexes and tiles for ``corp`` on the board of ``game`` (computed once)."""
 
     def __init__(self, game: Game, corp: str) -> None:
         self._game = game
         self._corp = corp
-        board = game.board
-        assert board is not None
-        self._board = board
-        _nodes, edges = board.reach(corp)
-        reach: dict[str, set[int]] = {h: set(e) for h, e in edges.items()}
-        for hex_id, hex_edges in edges.items():
-            for e in hex_edges:
-                other = hexgrid.neighbour_id(hex_id, e)
-                if other in board.placed:
-                    reach.setdefault(other, set()).add(hexgrid.opposite(e))
-        self._reach = {h: frozenset(e) for h, e in reach.items()}
-        for hex_id, _city, _slot in board.corp_tokens(corp):
-            self._reach.setdefault(hex_id, frozenset())
         self._colors = tuple(Color(c) for c in game.phase.tiles)
-        self._mirror = _mirror(game)
+        self._rules = track_rules(game)
+        board: object = game.board
+        self._blocked: frozenset[str] = frozenset()
+        if isinstance(board, mboard.Board):
+            self._map = board
+            edges = graph_for(board).reach(corp).edges
+            self._reach: dict[str, frozenset[int]] = {str(h): e for h, e in edges.items()}
+            self._lite = False
+        else:
+            self._map = _mirror(game)
+            self._reach = _lite_reach(game, corp)
+            assert game.board is not None
+            self._blocked = frozenset(game.board.blocked)
+            self._lite = True
         self._cache: dict[str, dict[str, tuple[int, ...]]] = {}
 
     def hexes(self) -> list[str]:
@@ -80,16 +108,40 @@ class TrackOptions:
         if hex_id in self._cache:
             return self._cache[hex_id]
         out: dict[str, tuple[int, ...]] = {}
-        if hex_id in self._reach and hex_id not in self._board.blocked:
+        if hex_id in self._reach and hex_id not in self._blocked:
             reach = self._reach[hex_id]
-            try:
-                out = upgrades.legal_tiles(self._mirror, hex_id, self._colors, RULES_1867,
-                                           reach if reach else None)
-            except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
+            if any(b != self._corp for b in self._map.hex(hex_id).blockers) and not self._lite:
                 out = {}
-            out = {n: r for n, r in out.items() if self._board.copies_left(n) > 0}
+            else:
+                try:
+                    out = upgrades.legal_tiles(self._map, hex_id, self._colors, self._rules,
+                                               reach if reach or not self._lite else None)
+                except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
+                    out = {}
+            out = {n: r for n, r in out.items() if self.left(n) > 0}
         self._cache[hex_id] = out
         return out
+
+    def left(self, name: str) -> int:
+        """Copies of ``name`` in the supply."""
+        if self._lite:
+            board = self._game.board
+            assert board is not None
+            return min(board.copies_left(name), UNLIMITED)
+        left = self._map.remaining(name)
+        return UNLIMITED if left is None else left
+
+    def tile(self, name: str) -> TileDef:
+        """The definition of tile ``name``."""
+        return self._map.tile_def(name)
+
+    def hex_def(self, hex_id: str) -> HexDef:
+        """The printed hex."""
+        return self._map.hex_def(hex_id)
+
+    def terrain_cost(self, hex_id: str) -> int:
+        """Terrain cost printed on what lies on ``hex_id`` now."""
+        return sum(u.cost for u in self._map.hex(hex_id).tile.upgrades)
 
     def tray(self, hex_id: str | None) -> list[TileChoice]:
         """Every tile of the phase colours, usable on ``hex_id`` or greyed with a reason."""
@@ -101,11 +153,11 @@ class TrackOptions:
                 for name, rots in self.legal(h).items():
                     legal.setdefault(name, rots)
         out: list[TileChoice] = []
-        for name, entry in self._board.manifest.items():
+        for name, entry in self._map.manifest.items():
             tile = entry.tile
-            left = self._board.copies_left(name)
             if tile.color not in self._colors:
                 continue
+            left = self.left(name)
             rots = legal.get(name, ())
             if left <= 0:
                 reason = "none left"
@@ -115,13 +167,20 @@ class TrackOptions:
                 reason = f"does not fit {hex_id}"
             else:
                 reason = ""
-            out.append(TileChoice(name, tile, rots, min(left, 99), reason))
+            out.append(TileChoice(name, tile, rots, left, reason))
         out.sort(key=lambda c: (not c.rotations, c.tile.color.value, _num(c.name)))
         return out
 
     def copy_id(self, name: str) -> str | None:
         """The supply copy id to lay for tile ``name``."""
-        return self._board.free_copy(name)
+        if self._lite:
+            board = self._game.board
+            assert board is not None
+            return board.free_copy(name)
+        try:
+            return str(self._map.next_copy(name))
+        except Exception:  # noqa: BLE001 - none left
+            return None
 
 
 def _num(name: str) -> tuple[int, str]:
