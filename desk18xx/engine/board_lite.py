@@ -43,6 +43,18 @@ _NEIGHBOURS: dict[int, dict[tuple[str, int], str | None]] = {}
 
 
 _EDGES: dict[tuple[str, str], int | None] = {}
+_STOPS: dict[int, tuple[int, int]] = {}
+
+
+def stop_counts(tile: TileDef) -> tuple[int, int]:
+    """(cities, towns) on ``tile`` (cached; tile definitions are immutable)."""
+    key = id(tile)
+    hit = _STOPS.get(key)
+    if hit is None:
+        hit = (sum(1 for n in tile.nodes if n.kind is NodeKind.CITY),
+               sum(1 for n in tile.nodes if n.kind is NodeKind.TOWN))
+        _STOPS[key] = hit
+    return hit
 
 
 def edge_to(a: str, b: str) -> int | None:

@@ -220,9 +220,12 @@ def _buy_company(game: G1867, step: BuyCompanyStep, entity: str, kind: str,
     return out
 
 
+_CANDIDATES: dict[tuple[str, object], list[str]] = {}
+
+
 def _tile_lays(game: G1867, step: Track, entity: str, kind: str,
                rng: random.Random, want: int = 4) -> list[Action]:
-    from desk18xx.engine.board_lite import shape
+    from desk18xx.engine.board_lite import shape, stop_counts
     from desk18xx.engine.tiledef import COLOR_ORDER
 
     assert game.board is not None
@@ -242,9 +245,15 @@ def _tile_lays(game: G1867, step: Track, entity: str, kind: str,
             if old.tile.color in COLOR_ORDER[:-1] else None
         if nxt is None or nxt.value not in game.phase.tiles:
             continue
-        names = [n for n, e in board.manifest.items()
-                 if e.tile.color is nxt and len(e.tile.towns) == len(old.tile.towns)
-                 and bool(e.tile.cities) == bool(old.tile.cities)]
+        key = (old.tile.name, nxt)
+        names = _CANDIDATES.get(key)
+        if names is None:
+            oc, ot = stop_counts(old.tile)
+            names = [n for n, e in board.manifest.items()
+                     if e.tile.color is nxt and stop_counts(e.tile)[1] == ot
+                     and bool(stop_counts(e.tile)[0]) == bool(oc)]
+            _CANDIDATES[key] = names
+        names = list(names)
         rng.shuffle(names)
         old_exits = old.shape.exits
         reach = edges.get(h, set())

@@ -19,6 +19,12 @@ def test_random_game_finishes_with_invariants_intact(seed: int, options: tuple[s
     assert 3 <= result.players <= 6
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_game_by_18xx_games_rules(players: int) -> None:
+    result = play_one("1867", 900 + players, players, ("compat_18xxgames",))
+    assert result.error is None and result.finished
+
+
 def test_playout_command_reports_json(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 

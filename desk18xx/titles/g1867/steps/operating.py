@@ -20,6 +20,7 @@ from desk18xx.engine.actions import (
     PlaceToken,
     RunRoutes,
 )
+from desk18xx.engine.board_lite import stop_counts
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK, DEPOT, POOL, CorpKind
@@ -237,7 +238,7 @@ class Track(Step):
         if edges is None:
             edges = self.connected_edges(game, entity)
         self._check_shape(game, hex_id, tile, rotation, entity, edges)
-        if max_exits and old.tile.cities:
+        if max_exits and stop_counts(old.tile)[0]:
             # card: "When upgrading a city to brown, use a 6 exit tile if possible"
             best = self._max_exits(game, entity, hex_id, tile.color, edges)
             if len(tile.exits) < best:
@@ -254,7 +255,7 @@ class Track(Step):
         assert board is not None
         old = board.placed[hex_id].tile
         same = [e.tile for n, e in board.manifest.items()
-                if e.tile.color is color and len(e.tile.cities) == len(old.cities)
+                if e.tile.color is color and stop_counts(e.tile)[0] == stop_counts(old)[0]
                 and board.free_copy(n) is not None]
         widest = max((len(t.exits) for t in same), default=0)
         if all(len(t.exits) == widest for t in same):
@@ -317,11 +318,12 @@ class Track(Step):
             label = hd.tile.future_label.label
         if (label or None) != (tile.label or None):
             raise IllegalAction(f"{tile.name} does not fit the label of {hex_id}")
-        if len(old.tile.cities) != len(tile.cities) and old.tile.color is not Color.WHITE \
+        (old_cities, old_towns), (new_cities, new_towns) = (stop_counts(old.tile),
+                                                            stop_counts(tile))
+        if old_cities != new_cities and old.tile.color is not Color.WHITE \
                 and label not in ("T", "M", "O"):
             raise IllegalAction(f"{tile.name} does not match the cities of {hex_id}")
-        if len(old.tile.towns) != len(tile.towns) or (
-                bool(old.tile.cities) != bool(tile.cities)):
+        if old_towns != new_towns or bool(old_cities) != bool(new_cities):
             raise IllegalAction(f"{tile.name} does not match the stops of {hex_id}")
         # every old connected city keeps exactly one new city (18xx legal_tile_rotation?)
         osh = old.shape
@@ -331,7 +333,7 @@ class Track(Step):
                   if n.kind in (NodeKind.CITY, NodeKind.TOWN) and new_shape.node_edges[i]]
         for oc in old_ct:
             matches = sum(1 for nc in new_ct if oc <= nc)
-            if matches == 0 or (len(tile.cities) > 1 and len(old.tile.cities) > 1
+            if matches == 0 or (new_cities > 1 and old_cities > 1
                                 and matches != 1):
                 raise IllegalAction(f"{tile.name} does not keep the stations of {hex_id}")
         for stub in hd.tile.stubs:
