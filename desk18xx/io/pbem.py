@@ -351,7 +351,7 @@ def mail_text(header: SaveHeader, events: Sequence[Event], game: Game,
     else:
         lines.append("No new actions.")
     lines += ["", f"Next: {next_name}.", "",
-              "Open the attached file in desk18xx (File > Open e-mail move):",
+              "Open the attached file in desk18xx (Game > Open e-mail move):",
               "it is checked and the moves are shown."]
     return subject, "\n".join(lines) + "\n"
 

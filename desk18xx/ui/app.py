@@ -95,6 +95,9 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
             return 1
         return 0
     window.show()
+    from desk18xx.ui.files import start_autosave
+
+    start_autosave(window.files, session, restore=file is None)
     if error is not None:
         window.statusBar().showMessage(error)
     return app.exec()

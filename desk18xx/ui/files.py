@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from desk18xx.engine.game import GameSetup
-from desk18xx.io.autosave import AutosaveSession, data_dir, find_crashed
+from desk18xx.io.autosave import AutosaveSession, autosave_dir, data_dir, find_crashed
 from desk18xx.io.pbem import (
     MAIL_SUFFIX,
     MailMove,
@@ -93,6 +93,7 @@ class FileActions(QObject):
         self.path: str | None = None
         """The save the game was last written to or opened from."""
         self._autosave_warned = False
+        self._source = session.source
         self.save_action = self._action("&Save", QKeySequence.StandardKey.Save, self.save)
         self.save_as_action = self._action("Save &as…", QKeySequence("Ctrl+Shift+S"),
                                            self.save_as)
@@ -143,8 +144,12 @@ class FileActions(QObject):
         self.window.statusBar().showMessage(text)
 
     def _game_replaced(self) -> None:
+        """A file was opened (its path is kept for Save) or a new game started (Save asks)."""
         source = self.session.source
-        self.path = source if source and not source.lower().endswith(".json") else None
+        opened = source is not None and source != self._source
+        self._source = source
+        self.path = source if opened and source and not source.lower().endswith(".json") \
+            else None
 
     def _settings(self) -> QSettings:
         return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "desk18xx",
@@ -325,11 +330,35 @@ class FileActions(QObject):
         self._status(f"Exported to {out}")
         return True
 
+    def set_autosave(self, autosave: AutosaveSession | None) -> None:
+        """Start (or stop, with None) autosaving; the current game is saved at once."""
+        if self.autosave_session is not None and autosave is not self.autosave_session:
+            self.autosave_session.close()
+        self.autosave_session = autosave
+        self.autosave()
+
     def close(self) -> None:
         """Clean exit: the autosave and its marker go."""
         if self.autosave_session is not None:
             self.autosave_session.close()
             self.autosave_session = None
+
+
+def start_autosave(files: FileActions, session: GameSession, *, restore: bool = True,
+                   folder: Path | None = None) -> bool:
+    """At start: offer a crashed session's game (if `restore`), then autosave this one.
+
+    Returns:
+        True when a crashed game was restored. An autosave folder that cannot
+        be written is reported in the status bar; the app runs without autosave.
+    """
+    folder = folder if folder is not None else autosave_dir()
+    restored = restore and offer_restore(files.window, session, folder)
+    try:
+        files.set_autosave(AutosaveSession(folder))
+    except OSError as error:
+        files.window.statusBar().showMessage(f"Autosave is off: {error}")
+    return restored
 
 
 def offer_restore(parent: QWidget | None, session: GameSession, folder: Path,
@@ -378,4 +407,4 @@ def offer_restore(parent: QWidget | None, session: GameSession, folder: Path,
     return restored
 
 
-__all__ = ["FileActions", "header_of", "offer_restore"]
+__all__ = ["FileActions", "header_of", "offer_restore", "start_autosave"]

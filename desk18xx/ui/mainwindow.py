@@ -28,6 +28,7 @@ from desk18xx.ui.actionpanel import ActionPanel
 from desk18xx.ui.dialogs.gameend import GameEndDialog
 from desk18xx.ui.dialogs.newgame import NewGameDialog
 from desk18xx.ui.docks.market import MarketWidget
+from desk18xx.ui.files import FileActions
 from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import corp_colors, tile_counts
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self._colors: dict[str, tuple[str, str]] = {}
         self._was_finished = False
         self._build_docks()
+        self.files = FileActions(session, self)  # Save, e-mail, 18xx.games, autosave
         self._build_menus()
         self.statusBar().showMessage("Ready")
         self._connect_signals()
@@ -167,13 +169,13 @@ class MainWindow(QMainWindow):
         self.new_action.setShortcut(QKeySequence.StandardKey.New)
         self.open_action = QAction("&Open…", self)
         self.open_action.setShortcut(QKeySequence.StandardKey.Open)
-        self.save_action = QAction("&Save as…", self)
-        self.save_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_action = self.files.save_action
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        for a in (self.new_action, self.open_action, self.save_action, quit_action):
+        for a in (self.new_action, self.open_action, quit_action):
             game.addAction(a)
+        self.files.install(game, before=quit_action)
         edit = self.menuBar().addMenu("&Edit")
         self.undo_action = self.undo.stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
@@ -202,7 +204,6 @@ class MainWindow(QMainWindow):
         self.log_view.doubleClicked.connect(self._log_double_clicked)
         self.new_action.triggered.connect(self.new_game)
         self.open_action.triggered.connect(self.open_file)
-        self.save_action.triggered.connect(self.save_file)
 
     # -- layout persistence -----------------------------------------------------------------
     def settings(self) -> QSettings:
@@ -236,6 +237,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self.save_layout()
+        self.files.close()
         super().closeEvent(event)
 
     # -- commands ---------------------------------------------------------------------------

@@ -175,3 +175,23 @@ def test_import_save_and_export(qtbot: Any, tmp_path: Path, warnings: list[str])
     assert not files.import_export(str(broken), str(out))
     assert warnings and "not JSON" in warnings[0]
     assert session.game.finished  # still the imported game
+
+
+def test_save_never_writes_a_new_game_over_the_file_opened_before(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    session, files = make(qtbot, tmp_path)
+    session.new_game(SETUP)
+    path = tmp_path / "g.d18xx"
+    assert files.save_as(str(path))
+    session.load(str(path))
+    assert files.path == str(path)
+    session.new_game(GameSetup("1867", SETUP.players, seed=9))
+    asked: list[str] = []
+
+    def pick(*args: Any) -> tuple[str, str]:
+        asked.append("asked")
+        return "", ""  # the user cancels
+
+    monkeypatch.setattr("desk18xx.ui.files.QFileDialog.getSaveFileName", pick)
+    assert not files.save()
+    assert asked == ["asked"]

@@ -52,7 +52,8 @@ class ReceivedMoveDialog(QDialog):
         for event in move.events:
             who = names.get(event.player or "", "")
             text = f"{event.round}  {event.text}" + (" (auto)" if event.auto else "")
-            item = QListWidgetItem(f"{text}   — {who}" if who else text)
+            mine = who and not event.text.startswith(who)  # a company acts for its owner
+            item = QListWidgetItem(f"{text}   ({who})" if mine else text)
             if id(event) in fresh:
                 item.setFont(bold)
                 last = last or item
