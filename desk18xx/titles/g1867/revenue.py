@@ -92,6 +92,16 @@ def route_stops(game: G1867, route: Route) -> list[Stop]:
         if kind is NodeKind.OFFBOARD and len(ends[h]) > 1:
             raise IllegalAction(f"route passes through off-board {h}")
         stops.append((h, node))
+    if len(stops) < 2:
+        raise IllegalAction("Route must have at least 2 stops")
+    groups: list[str] = []
+    for h, node in stops:
+        groups.extend(game.board.placed[h].tile.nodes[node].groups)
+    if len(groups) != len(set(groups)):
+        raise IllegalAction("a route may visit only one stop of a group (Detroit)")
+    corp = route_owner(game, route)
+    if not any(_tokened(game, corp, s) for s in stops):
+        raise IllegalAction("Route must contain token")
     # a full city of another company blocks passing through it
     for h, node in stops:
         placed = game.board.placed[h]
@@ -100,6 +110,14 @@ def route_stops(game: G1867, route: Route) -> list[Stop]:
             if game.board.city_full_for(h, ci, route_owner(game, route)):
                 raise IllegalAction(f"route passes through a full city on {h}")
     return stops
+
+
+def _tokened(game: G1867, corp: str, stop: Stop) -> bool:
+    assert game.board is not None
+    placed = game.board.placed[stop[0]]
+    if stop[1] not in placed.city_nodes:
+        return False
+    return corp in game.board.tokens[stop[0]][placed.city_nodes.index(stop[1])]
 
 
 def route_owner(game: G1867, route: Route) -> str:
