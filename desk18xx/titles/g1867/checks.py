@@ -42,6 +42,15 @@ def violations(game: G1867) -> list[str]:
         for cid in game.live_corps():
             if len(game.corps[cid].trains) > game.train_limit(cid):
                 out.append(f"{cid} has {len(game.corps[cid].trains)} trains")
+    for share in game.shares.values():
+        corp = game.corps[share.corp]
+        if corp.kind is CorpKind.MINOR and share.owner == POOL:
+            out.append(f"a minor certificate ({share.id}) is in the pool")
+    for p in game.players:
+        for cid in game.live_corps():
+            corp = game.corps[cid]
+            if corp.kind is CorpKind.MAJOR and game.percent_of(p.id, cid) > corp.max_ownership:
+                out.append(f"{p.id} holds {game.percent_of(p.id, cid)}% of {cid}")
     for company in game.companies.values():
         owner = company.owner
         if owner in game.corps and company.id not in game.corps[owner].companies:
