@@ -35,6 +35,8 @@ class Stop:
     """``1 << hex number`` (one stop per hex, no hex twice)."""
     groups: tuple[str, ...] = ()
     """Stops in one group may not both be on a route (1822CA Detroit, Chicago ...)."""
+    cost: int = 1
+    """Distance used by a visit (``visit_cost``)."""
 
     @property
     def signature(self) -> str:
@@ -96,6 +98,8 @@ class Problem:
     adjacency: tuple[tuple[int, ...], ...] = ()
     """Per stop: indexes of the segments touching it (filled by :meth:`finish`)."""
     info: dict[str, object] = field(default_factory=dict)
+    n_track: int = 0
+    """Track bits in use (segments' ``track`` lie below ``1 << n_track``); 0: compute."""
 
     def finish(self) -> Problem:
         """Fill :attr:`adjacency` (sorted for determinism)."""
@@ -105,6 +109,11 @@ class Problem:
             if seg.b != seg.a:
                 adj[seg.b].append(seg.index)
         self.adjacency = tuple(tuple(sorted(x)) for x in adj)
+        if not self.n_track:
+            bits = 0
+            for seg in self.segments:
+                bits |= seg.track
+            self.n_track = bits.bit_length()
         return self
 
 
@@ -121,6 +130,8 @@ class PlannedRoute:
 
     def connections(self, problem: Problem) -> list[list[str]]:
         """18xx.games ``connections``: one hex chain per segment, in travel order."""
+        if len(self.stops) == 1:
+            return [["local", problem.stops[self.stops[0]].hex]]
         out: list[list[str]] = []
         for stop, seg in zip(self.stops, self.segments, strict=False):
             out.append(list(problem.segments[seg].chain_from(stop)))

@@ -12,15 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from desk18xx.engine.optimizer.model import CITY, OFFBOARD, TOWN, Stop, TrainSpec
+from desk18xx.engine.optimizer.model import CITY, OFFBOARD, TOWN, Problem, Stop, TrainSpec
 
 
 @dataclass(frozen=True, slots=True)
 class Distance:
-    """A train's distance: at most ``limit`` visited stops of ``kinds`` (None: any number)."""
+    """A train's distance: at most ``limit`` visited stops of ``kinds`` (None: any number).
+
+    A stop uses its ``cost``; stops in ``free`` hexes use none.  This only
+    bounds the search: :meth:`TitleScoring.revenue` rejects what else is illegal.
+    """
 
     kinds: frozenset[str]
     limit: int | None
+    free: frozenset[str] = frozenset()
 
 
 class TitleScoring:
@@ -35,6 +40,30 @@ class TitleScoring:
         if not any(s.tokened for s in stops):
             return 0
         return sum(s.revenue for s in stops) * train.multiplier
+
+    def variants(self, train: TrainSpec, stops: Sequence[Stop]) -> list[tuple[int, int]]:
+        """Ways the route can earn: (revenue, extra resource bits it then takes).
+
+        Extra bits model one-per-run bonuses (a destination bonus only one route
+        collects) and one-use stops (1822CA L-train cities); see :meth:`prepare`.
+        """
+        rev = self.revenue(train, stops)
+        return [(rev, 0)] if rev > 0 else []
+
+    def prepare(self, problem: Problem) -> None:
+        """Called once per search before anything else (allocate extra bits here)."""
+
+    def group(self, train: TrainSpec) -> int:
+        """Overlap group: only routes of one group may not share track (1822CA E-trains: 1)."""
+        return 0
+
+    def local(self, train: TrainSpec) -> bool:
+        """The train may run inside one tokened city (1822CA L, LP)."""
+        return False
+
+    def bound_value(self, train: TrainSpec, stop: Stop) -> int:
+        """Most a visit to ``stop`` adds before the multiplier (for bounds)."""
+        return stop.revenue
 
     def paying(self, train: TrainSpec) -> int | None:
         """Most stops that can earn on one route (None: any number); for bounds."""

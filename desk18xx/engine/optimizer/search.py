@@ -28,8 +28,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from desk18xx.engine.optimizer.model import PlannedRoute, Problem, Segment, Stop, TrainSpec
-from desk18xx.engine.optimizer.scoring import TitleScoring
+from desk18xx.engine.optimizer.model import (
+    CITY,
+    PlannedRoute,
+    Problem,
+    Segment,
+    Stop,
+    TrainSpec,
+)
+from desk18xx.engine.optimizer.scoring import Distance, TitleScoring
 
 Progress = Callable[[float, int], None]
 """``progress(fraction_done, best_revenue_so_far)``."""
@@ -119,24 +126,26 @@ class _Rep:
     heap: list[tuple[int, tuple[int, ...], int, tuple[int, ...]]] = field(default_factory=list)
     routes: list[Candidate] = field(default_factory=list)
     best: int = 0
+    group: int = 0
+    """Overlap group (:meth:`TitleScoring.group`): where its routes' track bits lie."""
 
 
 def _walk(
     problem: Problem,
     scoring: TitleScoring,
-    counted: frozenset[str],
+    dist: Distance,
     reps: list[_Rep],
     cancel: Callable[[], bool] | None,
     progress: Callable[[float], None] | None,
-    avoid: int = 0,
+    used: int = 0,
 ) -> int:
-    """List every legal route of the distance class ``counted`` worth keeping for ``reps``.
+    """List every legal route of the distance class ``dist`` worth keeping for ``reps``.
 
     A route holds a token of the company and at most the longest ``limit``
-    stops of the ``counted`` kinds; branches that cannot reach a rep's
-    ``floor`` (by the bound ``mult x (values so far + best values still
-    payable) + bonus``) are cut; track in ``avoid`` is not used.  Returns the
-    number of routes priced.
+    distance; branches that cannot reach a rep's ``floor`` (by the bound
+    ``mult x (values so far + best values still payable) + bonus``) are cut.
+    ``used``: resource bits taken by other trains (with one rep only).
+    Returns the number of routes priced.
     """
     import heapq
 
@@ -146,11 +155,16 @@ def _walk(
     live = _reachable(problem)
     limits = [r.limit for r in reps]
     lim = 1 << 30 if any(x is None for x in limits) else max(x for x in limits if x is not None)
-    is_counted = [s.kind in counted for s in stops]
+    counted, free = dist.kinds, dist.free
+    is_counted = [s.cost if s.kind in counted and s.hex not in free else 0 for s in stops]
     passable = [s.passable for s in stops]
     tokened = [s.tokened for s in stops]
     hex_bit = [s.hex_bit for s in stops]
-    value = [s.revenue for s in stops]
+    value = [max(scoring.bound_value(r.train, s) for r in reps) for s in stops]
+    span = problem.n_track
+    track_mask = (1 << span) - 1
+    avoid = (used >> (reps[0].group * span)) & track_mask if used else 0
+    used_extra = used >> (2 * span) << (2 * span)
     # prefix sums of the best stop values anywhere: what more stops can add at most
     ordered = sorted((value[i] for i in range(len(stops)) if live[i]), reverse=True)
     pref = [0]
@@ -177,10 +191,26 @@ def _walk(
     def route_stops() -> tuple[int, ...]:
         return (*reversed(left_stops), base[0], *right_stops)
 
+    def store(r: _Rep, rev: int, bits: int, ordered_stops: tuple[int, ...],
+              ordered_segs: tuple[int, ...]) -> None:
+        if rev > r.best:
+            r.best = rev
+        if r.keep:
+            item = (rev, tuple(-x for x in ordered_stops), bits, ordered_segs)
+            if len(r.heap) < r.keep:
+                heapq.heappush(r.heap, item)
+            else:
+                heapq.heappushpop(r.heap, item)
+            if len(r.heap) >= r.keep:
+                r.floor = max(r.floor, r.heap[0][0] + 1)
+        else:
+            r.routes.append(Candidate(rev, bits, ordered_stops, ordered_segs))
+
     def record(track: int, n: int, vsum: int, csum: int) -> None:
         nonlocal priced
         visited: list[Stop] | None = None
         osum = vsum - csum
+        own = track & ~avoid
         for r in reps:
             if n > (r.limit if r.limit is not None else n):
                 continue
@@ -192,23 +222,11 @@ def _walk(
             if visited is None:
                 visited = [stops[i] for i in route_stops()]
             priced += 1
-            rev = scoring.revenue(r.train, visited)
-            if rev < r.floor:
-                continue
-            if rev > r.best:
-                r.best = rev
-            ordered_stops = route_stops()
-            ordered_segs = (*reversed(left_segs), *right_segs)
-            if r.keep:
-                item = (rev, tuple(-x for x in ordered_stops), track, ordered_segs)
-                if len(r.heap) < r.keep:
-                    heapq.heappush(r.heap, item)
-                else:
-                    heapq.heappushpop(r.heap, item)
-                if len(r.heap) >= r.keep:
-                    r.floor = max(r.floor, r.heap[0][0] + 1)
-            else:
-                r.routes.append(Candidate(rev, track, ordered_stops, ordered_segs))
+            for rev, extra in scoring.variants(r.train, visited):
+                if rev < r.floor or extra & used_extra:
+                    continue
+                store(r, rev, (own << (r.group * span)) | extra, route_stops(),
+                      (*reversed(left_segs), *right_segs))
 
     def hopeful(n: int, vsum: int) -> bool:
         for i in range(n_reps):
@@ -295,20 +313,29 @@ def _walk(
             right_segs.pop()
 
     starts = [s.index for s in stops if live[s.index] and s.tokened]
+    for r in reps:
+        if scoring.local(r.train):
+            for s in starts:
+                if stops[s].kind != CITY:
+                    continue
+                for rev, extra in scoring.variants(r.train, [stops[s]]):
+                    if rev >= r.floor and not extra & used_extra:
+                        store(r, rev, extra, (s,), ())
     for k, s in enumerate(starts):
         if progress is not None:
             progress(k / max(1, len(starts)))
-        n0 = 1 if is_counted[s] else 0
+        n0 = is_counted[s]
         if n0 > lim or not hopeful(n0, value[s]):
             continue
         base[0] = s
         walk_right(s, hex_bit[s], avoid, n0, value[s], value[s] if n0 else 0, False)
     for r in reps:
         if r.keep:
-            r.routes = [Candidate(rev, track, tuple(-x for x in neg), segs_)
-                        for rev, neg, track, segs_ in r.heap]
+            r.routes = [Candidate(rev, bits, tuple(-x for x in neg), segs_)
+                        for rev, neg, bits, segs_ in r.heap]
         r.routes.sort(key=lambda c: (-c.revenue, c.stops, c.segments))
     return priced
+
 
 
 def _greedy(
@@ -342,8 +369,9 @@ def _greedy(
                 d = scoring.distance(t)
                 paying = scoring.paying(t)
                 rep = _Rep(t, d.limit, paying if paying is not None else 1 << 30,
-                           t.multiplier, scoring.max_bonus(t), keep=1)
-                stats["priced"] += _walk(problem, scoring, d.kinds, [rep], cancel, None, used)
+                           t.multiplier, scoring.max_bonus(t), keep=1, group=scoring.group(t))
+                stats["priced"] += _walk(problem, scoring, Distance(d.kinds, None, d.free),
+                                         [rep], cancel, None, used)
                 stats["passes"] += 1
                 pick = rep.routes[0] if rep.routes else None
             if pick is not None:
@@ -479,25 +507,26 @@ def solve(
     t0 = time.perf_counter()
     trains = problem.trains
     k = len(trains)
+    scoring.prepare(problem)
     # one rep per (distance class, name, limit, multiplier, kind)
-    classes: dict[frozenset[str], dict[tuple[str, int | None, int, str], _Rep]] = {}
+    classes: dict[Distance, dict[tuple[str, int | None, int, str], _Rep]] = {}
     rep_of: dict[str, _Rep] = {}
     for t in trains:
         d = scoring.distance(t)
         key = (t.name, d.limit, t.multiplier, t.kind)
-        reps = classes.setdefault(d.kinds, {})
+        reps = classes.setdefault(Distance(d.kinds, None, d.free), {})
         if key not in reps:
             paying = scoring.paying(t)
             reps[key] = _Rep(
                 t, d.limit, paying if paying is not None else 1 << 30, t.multiplier,
-                scoring.max_bonus(t), keep=1 if k == 1 else keep,
+                scoring.max_bonus(t), keep=1 if k == 1 else keep, group=scoring.group(t),
             )
         rep_of[t.id] = reps[key]
-    order = sorted(classes, key=sorted)
+    order = sorted(classes, key=lambda d: (sorted(d.kinds), sorted(d.free)))
     stats: dict[str, float] = {"priced": 0.0, "passes": 0.0}
     best_note = [0]
 
-    def run_pass(which: list[frozenset[str]], share: tuple[float, float]) -> bool:
+    def run_pass(which: list[Distance], share: tuple[float, float]) -> bool:
         for n, kinds in enumerate(which):
             def sub(f: float, n: int = n) -> None:
                 if progress is not None:
@@ -532,7 +561,7 @@ def solve(
             r = rep_of[t.id]
             floor = total + 1 - (total_best - r.best)
             need[id(r)] = min(need.get(id(r), floor), floor)
-        again: list[frozenset[str]] = []
+        again: list[Distance] = []
         for kinds in order:
             for r in classes[kinds].values():
                 floor = max(1, need[id(r)])
