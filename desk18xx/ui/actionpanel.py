@@ -27,7 +27,7 @@ from desk18xx.ui.map.boardview import StaticHex
 from desk18xx.ui.map.painter import paint_hex
 from desk18xx.ui.mapview.view import TILE_MIME
 from desk18xx.ui.models.choices import Choice, TurnInfo
-from desk18xx.ui.models.tracks import TileChoice
+from desk18xx.ui.models.tracks import UNLIMITED, TileChoice
 from desk18xx.ui.session import GameSession
 
 TILE_ICON = 72
@@ -88,7 +88,7 @@ class TileTray(QListWidget):
             usable = bool(t.rotations)
             item = QListWidgetItem(QIcon(tile_pixmap(t.tile, t.rotations[0] if usable else 0,
                                                      grey=not usable)),
-                                   f"{t.name} ×{t.left}")
+                                   t.name if t.left >= UNLIMITED else f"{t.name} ×{t.left}")
             item.setData(_TILE_ROLE, t.name)
             item.setToolTip(f"Tile {t.name}: " + (
                 f"rotations {', '.join(map(str, t.rotations))}" if usable else t.reason))

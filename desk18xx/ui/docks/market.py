@@ -55,9 +55,25 @@ class MarketWidget(QWidget):
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(4 * CELL_W, 2 * CELL_H)
 
+    def _natural(self) -> QSize:
+        """Size of the drawing at scale 1."""
+        if self._rows > 1:
+            return QSize(self._cols * CELL_W, self._rows * CELL_H)
+        per = self._wrap()
+        return QSize(per * CELL_W, (self._cols + per - 1) // per * CELL_H)
+
+    def scale_factor(self) -> float:
+        """How much the drawing is shrunk to fit the widget (1 = natural size)."""
+        natural = self._natural()
+        if natural.width() <= 0 or natural.height() <= 0:
+            return 1.0
+        return min(1.0, self.width() / natural.width(), self.height() / natural.height())
+
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        k = self.scale_factor()
+        painter.scale(k, k)
         font = QFont()
         font.setPixelSize(11)
         small = QFont()

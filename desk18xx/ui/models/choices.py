@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -93,6 +94,15 @@ _STEP_NAMES = {
 MAP_TYPES = ("lay_tile", "place_token", "run_routes")
 
 
+def step_name(step: str) -> str:
+    """Readable name of an engine step class (``"TrackStep"`` -> ``"Track"``)."""
+    if step in _STEP_NAMES:
+        return _STEP_NAMES[step]
+    base = step.removesuffix("Step") or step
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", base).split()
+    return " ".join([words[0]] + [w.lower() for w in words[1:]]) if words else step
+
+
 def round_label(game: Game) -> str:
     """``"Stock round 3"``, ``"Operating round 2.1"``…"""
     r = game.round
@@ -119,7 +129,8 @@ def entity_name(game: Game, entity: str | None) -> str:
     corp = game.corps.get(entity)
     if corp is not None:
         owner = game.owner(entity)
-        return f"{entity} ({game.name_of(owner)})" if owner else entity
+        label = f"Minor {entity}" if entity.isdigit() else entity
+        return f"{label} ({game.name_of(owner)})" if owner else label
     return entity
 
 
@@ -129,7 +140,7 @@ def turn_info(game: Game) -> TurnInfo:
     entity = legal.entity
     step = legal.step or ""
     info = TurnInfo(entity, entity_name(game, entity), round_label(game),
-                    _STEP_NAMES.get(step, step), legal.types, (), dict(legal.details),
+                    step_name(step), legal.types, (), dict(legal.details),
                     tuple(t for t in legal.types if t in MAP_TYPES))
     if entity is None:
         return info
