@@ -404,6 +404,8 @@ def _trains(game: G1867, step: BuyTrainStep, entity: str, kind: str,
 
 def _merges(game: G1867, step: MergeStep, entity: str, kind: str) -> list[Action]:
     out: list[Action] = []
+    if step.consent is not None:
+        return [Choose(entity=entity, entity_type=kind, choice=c) for c in ("consent", "refuse")]
     if step.converting or step.merge_major:
         for major in step.majors_available(game)[:3]:
             out.append(Merge(entity=entity, entity_type=kind, corporation=major))

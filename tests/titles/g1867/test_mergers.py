@@ -35,3 +35,25 @@ def test_merge_price_tokens_and_shares() -> None:
     assert len(placed) == 2 and len({t.hex for t in placed}) == 2
     assert len(game.corps["CNR"].tokens) == 3 and game.corps["CNR"].tokens[-1].price == 40
     assert game.president("CNR") is not None
+
+
+def test_card_mode_asks_the_other_owners_to_consent() -> None:
+    import dataclasses
+
+    from desk18xx.engine.actions import Choose, Merge
+
+    for answer, joined in (("consent", True), ("refuse", False)):
+        game = replay_prefix("hs_ahjzadkh_19792.json", 207)
+        game.config = dataclasses.replace(game.config, compat_18xxgames=False)
+        assert game.legal_actions().entity == "AE"
+        game.process(Merge(entity="AE", entity_type="corporation", corporation="CV"))
+        assert game.legal_actions().entity == "AE"  # same owner: no consent needed
+        other = game.owner("CA")
+        assert other is not None and other != game.owner("AE")
+        game.process(Merge(entity="AE", entity_type="corporation", corporation="CA"))
+        la = game.legal_actions()
+        assert la.entity == other and la.types == ("choose",)
+        game.process(Choose(entity=other, choice=answer))
+        step = game.round.active_step(game)  # type: ignore[union-attr]
+        merging = getattr(step, "merging", None) or []
+        assert ("CA" in merging) is joined and "CV" in merging

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from desk18xx.engine.actions import Action, BuyShares, Convert, Merge, Pass, RemoveToken
+from desk18xx.engine.actions import (
+    Action,
+    BuyShares,
+    Choose,
+    Convert,
+    Merge,
+    Pass,
+    RemoveToken,
+)
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import CellType
 from desk18xx.engine.round import Step
@@ -256,9 +264,18 @@ class MergeStep(Step):
         self.converting: str | None = None
         self.merging: list[str] | None = None
         self.merge_major = False
+        self.consent: tuple[str, str] | None = None
+        """(minor, its owner) waiting for the owner's consent (card mode)."""
+
+    def active_entities(self, game: Game) -> list[str]:
+        if self.consent is not None:
+            return [self.consent[1]]
+        return super().active_entities(game)
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         gm = g(game)
+        if self.consent is not None:
+            return (Choose,) if entity == self.consent[1] else ()
         if entity not in gm.corps or entity != self.current_entity(game):
             return ()
         if mround(self).converted is not None:
@@ -329,11 +346,27 @@ class MergeStep(Step):
             case Merge():
                 if action.corporation not in self.candidates(game, action.entity):
                     raise IllegalAction(f"cannot merge with {action.corporation}")
-                if self.merging is None:
-                    self.merging = [action.entity]
-                self.merging.append(action.corporation)
-                if not self.candidates(game, action.entity):
-                    self.merge_major = True
+                gm = g(game)
+                other = gm.owner(action.corporation)
+                if not gm.config.compat_18xxgames and other != gm.owner(action.entity) \
+                        and other is not None:
+                    # card: "all owners willing" (18xx.games does not ask, issue #9177)
+                    self.consent = (action.corporation, other)
+                    if self.merging is None:
+                        self.merging = [action.entity]
+                    return
+                self._add(game, action.entity, action.corporation)
+            case Choose() if self.consent is not None:
+                minor, _owner = self.consent
+                self.consent = None
+                assert self.merging is not None
+                acting = self.merging[0]
+                if action.choice == "consent":
+                    self._add(game, acting, minor)
+                elif action.choice != "refuse":
+                    raise IllegalAction("answer consent or refuse")
+                elif len(self.merging) == 1:
+                    self.merging = None
             case Pass():
                 if self.merging is not None:
                     self.merge_major = True
@@ -341,6 +374,13 @@ class MergeStep(Step):
                     self.pass_(game)
             case _:
                 raise IllegalAction(f"{action.type} is not a merger decision")
+
+    def _add(self, game: Game, acting: str, minor: str) -> None:
+        if self.merging is None:
+            self.merging = [acting]
+        self.merging.append(minor)
+        if not self.candidates(game, acting):
+            self.merge_major = True
 
     def _par_cell(self, game: Game, price: int) -> tuple[int, int]:
         gm = g(game)
