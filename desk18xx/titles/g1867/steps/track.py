@@ -1,0 +1,331 @@
+"""1867 track and token steps (card: "OR Lay track", "OR Tokens")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from desk18xx.engine.actions import Action, LayTile, Pass, PlaceToken
+from desk18xx.engine.board_lite import stop_counts
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.round import Step
+from desk18xx.engine.state import BANK
+from desk18xx.engine.tiledef import COLOR_ORDER, Color, NodeKind, TileDef
+from desk18xx.titles.g1867.steps.stock import g
+
+if TYPE_CHECKING:
+    from desk18xx.engine.game import Game
+
+
+class Track(Step):
+    """Two lays, at most one an upgrade, the second $20 (card: "OR Lay track")."""
+
+    def setup(self, game: Game) -> None:
+        self.compat = g(game).config.compat_18xxgames
+        self.laid = 0
+        self.upgraded = False
+        self.laid_hexes: list[str] = []
+
+    def connected_edges(self, game: Game, entity: str) -> dict[str, set[int]]:
+        """Edges of each hex the company's network reaches (18xx ``connected_hexes``)."""
+        board = g(game).board
+        assert board is not None
+        _nodes, reached = board.reach(entity)
+        edges = {h: set(es) for h, es in reached.items()}
+        for h, es in board.token_hex_edges(entity).items():
+            edges.setdefault(h, set()).update(es)
+        return edges
+
+    def tile_lay(self) -> tuple[bool, bool, int] | None:
+        """(may lay yellow, may upgrade, extra cost) for the next lay."""
+        if self.laid == 0:
+            return (True, True, 0)
+        if self.laid == 1:
+            # card: "plus one more yellow for $20";
+            # 18xx.games: {lay: true, upgrade: :not_if_upgraded, cost: 20}
+            return (True, not self.upgraded and self.compat, 20)
+        return None
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        lay = self.tile_lay()
+        if lay is None:
+            return {}
+        return {"may_lay_yellow": lay[0], "may_upgrade": lay[1], "extra_cost": lay[2],
+                "hexes": sorted(h for h in self.connected_edges(game, entity)
+                                if h not in self.laid_hexes)}
+
+    def legal_tiles(self, game: Game, entity: str, hex_id: str) -> list[tuple[str, list[int]]]:
+        """Tiles (a free copy id) and rotations ``entity`` may lay on ``hex_id`` now."""
+        board = g(game).board
+        assert board is not None
+        edges = self.connected_edges(game, entity)
+        out: list[tuple[str, list[int]]] = []
+        for name in board.manifest:
+            copy = board.free_copy(name)
+            if copy is None:
+                continue
+            rots = []
+            for rot in range(6):
+                try:
+                    self.check_lay(game, entity, hex_id, copy, rot, edges=edges)
+                except IllegalAction:
+                    continue
+                rots.append(rot)
+            if rots:
+                out.append((copy, rots))
+        return out
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        if entity != self.current_entity(game):
+            return ()
+        lay = self.tile_lay()
+        if lay is None or not (lay[0] or lay[1]):
+            return ()
+        if g(game).buying_power(entity, full=True) < lay[2]:
+            return ()
+        return (LayTile, Pass)
+
+    def process(self, game: Game, action: Action) -> None:
+        match action:
+            case LayTile():
+                self._lay(game, action)
+                if not self.legal(game, action.entity):
+                    self.passed = True
+            case Pass():
+                self.pass_(game)
+            case _:
+                raise IllegalAction(f"{action.type} is not a tile lay")
+
+    def check_lay(self, game: Game, entity: str, hex_id: str, tile_id: str, rotation: int,
+                  max_exits: bool = True, edges: dict[str, set[int]] | None = None
+                  ) -> tuple[TileDef, int]:
+        """Validate a lay without changing anything; return the tile and its cost.
+
+        Raises:
+            IllegalAction: the lay breaks a rule.
+        """
+        gm = g(game)
+        board = gm.board
+        assert board is not None
+        lay = self.tile_lay()
+        if lay is None:
+            raise IllegalAction("no more tile lays this turn")
+        if hex_id not in board.placed:
+            raise IllegalAction(f"no hex {hex_id}")
+        if hex_id in board.blocked:
+            raise IllegalAction(f"{hex_id} is blocked until the first 3")
+        if hex_id in self.laid_hexes:
+            raise IllegalAction(f"{hex_id} was already laid on this turn")
+        name = tile_id.rpartition("-")[0]
+        entry = board.manifest.get(name)
+        if entry is None or not board.tile_available(tile_id):
+            raise IllegalAction(f"tile {tile_id} is not available")
+        tile = entry.tile
+        old = board.placed[hex_id]
+        upgrade = old.tile.color is not Color.WHITE
+        if upgrade and not lay[1]:
+            raise IllegalAction("cannot lay an upgrade now")
+        if tile.color is Color.YELLOW and not lay[0]:
+            raise IllegalAction("cannot lay a yellow now")
+        if tile.color.value not in gm.phase.tiles:
+            raise IllegalAction(f"{tile.color.value} tiles are not available yet")
+        if old.tile.color in (Color.RED, Color.BLUE, Color.GRAY):
+            raise IllegalAction(f"{hex_id} cannot be upgraded")
+        if COLOR_ORDER.index(tile.color) != COLOR_ORDER.index(old.tile.color) + 1:
+            raise IllegalAction(f"{old.tile.name} does not upgrade to {tile.name}")
+        if edges is None:
+            edges = self.connected_edges(game, entity)
+        self._check_shape(game, hex_id, tile, rotation, entity, edges)
+        if max_exits and stop_counts(old.tile)[0]:
+            # card: "When upgrading a city to brown, use a 6 exit tile if possible"
+            best = self._max_exits(game, entity, hex_id, tile.color, edges)
+            if len(tile.exits) < best:
+                raise IllegalAction(f"use a tile with {best} exits on {hex_id}")
+        cost = sum(u.cost for u in old.tile.upgrades) + lay[2]
+        cost += sum(c for _k, c in self._borders(game, hex_id, tile, rotation))
+        if gm.buying_power(entity, full=True) < cost:
+            raise IllegalAction(f"{entity} cannot pay ${cost} for this tile")
+        return tile, cost
+
+    def _max_exits(self, game: Game, entity: str, hex_id: str, color: Color,
+                   edges: dict[str, set[int]]) -> int:
+        board = g(game).board
+        assert board is not None
+        old = board.placed[hex_id].tile
+        same = [e.tile for n, e in board.manifest.items()
+                if e.tile.color is color and stop_counts(e.tile)[0] == stop_counts(old)[0]
+                and board.free_copy(n) is not None]
+        widest = max((len(t.exits) for t in same), default=0)
+        if all(len(t.exits) == widest for t in same):
+            return widest  # every candidate has the same number of exits
+        best = 0
+        for name, entry in board.manifest.items():
+            if entry.tile.color is not color or len(entry.tile.exits) <= best:
+                continue
+            copy = board.free_copy(name)
+            if copy is None:
+                continue
+            for rot in range(6):
+                try:
+                    self.check_lay(game, entity, hex_id, copy, rot, max_exits=False,
+                                   edges=edges)
+                except IllegalAction:
+                    continue
+                best = len(entry.tile.exits)
+                break
+        return best
+
+    def _lay(self, game: Game, action: LayTile) -> None:
+        gm = g(game)
+        board = gm.board
+        assert board is not None
+        hex_id = action.hex
+        tile, cost = self.check_lay(game, action.entity, hex_id, action.tile, action.rotation)
+        upgrade = board.placed[hex_id].tile.color is not Color.WHITE
+        for key, _c in self._borders(game, hex_id, tile, action.rotation):
+            board.paid_borders.add(key[0])
+            board.paid_borders.add(key[1])
+        gm.take_loans_for(action.entity, cost)
+        if cost:
+            game.transfer(action.entity, BANK, cost)
+        board.lay(hex_id, tile, action.tile, action.rotation)
+        gm.resync_tokens(hex_id)
+        if upgrade:
+            self.upgraded = True
+        self.laid += 1
+        self.laid_hexes.append(hex_id)
+        if tile.name == "639":
+            gm.place_639_token(hex_id)
+
+    def _check_shape(self, game: Game, hex_id: str, tile: Any, rotation: int,
+                     entity: str, reach: dict[str, set[int]]) -> None:
+        gm = g(game)
+        board = gm.board
+        assert board is not None
+        from desk18xx.engine.board_lite import shape
+
+        old = board.placed[hex_id]
+        new_shape = shape(tile, rotation)
+        if not new_shape.exits & reach.get(hex_id, set()):
+            raise IllegalAction(f"{entity} cannot reach {hex_id} with that tile")
+        if not old.shape.exits <= new_shape.exits:
+            raise IllegalAction(f"{tile.name} must keep the track of {old.tile.name}")
+        hd = board.hexdefs[hex_id]
+        label = old.tile.label
+        if hd.tile.future_label and tile.color == hd.tile.future_label.color:
+            label = hd.tile.future_label.label
+        if (label or None) != (tile.label or None):
+            raise IllegalAction(f"{tile.name} does not fit the label of {hex_id}")
+        (old_cities, old_towns), (new_cities, new_towns) = (stop_counts(old.tile),
+                                                            stop_counts(tile))
+        if old_cities != new_cities and old.tile.color is not Color.WHITE \
+                and label not in ("T", "M", "O"):
+            raise IllegalAction(f"{tile.name} does not match the cities of {hex_id}")
+        if old_towns != new_towns or bool(old_cities) != bool(new_cities):
+            raise IllegalAction(f"{tile.name} does not match the stops of {hex_id}")
+        # every old connected city keeps exactly one new city (18xx legal_tile_rotation?)
+        osh = old.shape
+        old_ct = [osh.node_edges[i] for i, n in enumerate(old.tile.nodes)
+                  if n.kind in (NodeKind.CITY, NodeKind.TOWN) and osh.node_edges[i]]
+        new_ct = [new_shape.node_edges[i] for i, n in enumerate(tile.nodes)
+                  if n.kind in (NodeKind.CITY, NodeKind.TOWN) and new_shape.node_edges[i]]
+        for oc in old_ct:
+            matches = sum(1 for nc in new_ct if oc <= nc)
+            if matches == 0 or (new_cities > 1 and old_cities > 1
+                                and matches != 1):
+                raise IllegalAction(f"{tile.name} does not keep the stations of {hex_id}")
+        for stub in hd.tile.stubs:
+            if stub not in new_shape.exits:
+                raise IllegalAction(f"the yellow triangle of {hex_id} must be joined")
+        for b in hd.tile.borders:
+            if b.type == "impassable" and b.edge in new_shape.exits:
+                raise IllegalAction(f"track cannot cross the border of {hex_id}")
+        from desk18xx.engine.map.hexgrid import neighbour_id
+
+        for e in new_shape.exits:
+            if not board.passable(hex_id, e):
+                raise IllegalAction(f"track of {tile.name} would leave the map or cross "
+                                    "an impassable border")
+        for e in new_shape.exits - old.shape.exits:
+            other = neighbour_id(hex_id, e)
+            other_color = board.placed[other].tile.color
+            if other_color in (Color.GRAY, Color.RED, Color.BLUE) and not board.neighbour_enterable(
+                    hex_id, e):
+                raise IllegalAction(f"track of {tile.name} runs into {other}")
+
+    def _borders(self, game: Game, hex_id: str, tile: TileDef, rotation: int
+                 ) -> list[tuple[tuple[tuple[str, int], tuple[str, int]], int]]:
+        """River crossings this lay completes: $80 once, when track meets from both sides."""
+        board = g(game).board
+        assert board is not None
+        from desk18xx.engine.board_lite import shape
+        from desk18xx.engine.map.hexgrid import neighbour_id, opposite
+
+        out: list[tuple[tuple[tuple[str, int], tuple[str, int]], int]] = []
+        exits = shape(tile, rotation).exits
+        for b in board.hexdefs[hex_id].tile.borders:
+            if not b.cost or (hex_id, b.edge) in board.paid_borders or b.edge not in exits:
+                continue
+            other = neighbour_id(hex_id, b.edge)
+            if other in board.placed and opposite(b.edge) in board.placed[other].shape.exits:
+                out.append((((hex_id, b.edge), (str(other), opposite(b.edge))), b.cost))
+        return out
+
+
+class TokenStep(Step):
+    """A major places one token per OR (card: "OR Tokens")."""
+
+    def tokenable(self, game: Game, entity: str) -> list[tuple[str, int]]:
+        """(hex, city) the company can reach with a free slot, not in a hex it holds."""
+        gm = g(game)
+        board = gm.board
+        assert board is not None
+        nodes, _edges = board.reach(entity)
+        out: list[tuple[str, int]] = []
+        for h, node in nodes:
+            placed = board.placed[h]
+            if node not in placed.city_nodes:
+                continue
+            ci = placed.city_nodes.index(node)
+            if board.hex_has_token_of(h, entity):
+                continue
+            if None in board.tokens[h][ci]:
+                out.append((h, ci))
+        return out
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        gm = g(game)
+        token = gm.corps[entity].next_token()
+        if token is None:
+            return {}
+        return {"cities": [{"hex": h, "city": c,
+                            "cost": gm.token_distance_cost(entity, h, token)}
+                           for h, c in self.tokenable(game, entity)]}
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        gm = g(game)
+        if entity != self.current_entity(game) or not gm.is_major(entity):
+            return ()
+        token = gm.corps[entity].next_token()
+        if token is None or game.cash[entity] < token.price:
+            return ()
+        if not self.tokenable(game, entity):
+            return ()
+        return (PlaceToken, Pass)
+
+    def process(self, game: Game, action: Action) -> None:
+        match action:
+            case PlaceToken():
+                gm = g(game)
+                hex_id, city = gm.token_city(action.city)
+                if (hex_id, city) not in self.tokenable(game, action.entity):
+                    raise IllegalAction(f"{action.entity} cannot place a token on {hex_id}")
+                token = gm.corps[action.entity].next_token()
+                assert token is not None
+                cost = gm.token_distance_cost(action.entity, hex_id, token)
+                game.transfer(action.entity, BANK, cost)
+                gm.put_token(action.entity, hex_id, city, action.slot, token)
+                self.passed = True
+            case Pass():
+                self.pass_(game)
+            case _:
+                raise IllegalAction(f"{action.type} is not a token placement")
