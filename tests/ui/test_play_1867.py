@@ -187,6 +187,11 @@ def test_opening_of_1867(window: MainWindow, qtbot) -> None:  # type: ignore[no-
     _click_hex(window, qtbot, OFFBOARD)
     routes = window.controller.routes
     assert routes[0].stops == [HOME, OFFBOARD]
+    assert "Revenue $" in window.controller.route_label.text()
+    shown = int(window.controller.route_label.text().rpartition("Revenue $")[2])
+    window.controller.best_button.click()
+    assert window.controller.routes[0].stops in ([HOME, OFFBOARD], [OFFBOARD, HOME])
+    assert window.controller.route_label.text().endswith(f"Revenue ${shown}")
     owner = game.owner(minor)
     assert owner is not None
     owner_cash, minor_cash = game.cash[owner], game.cash[minor]
@@ -196,6 +201,7 @@ def test_opening_of_1867(window: MainWindow, qtbot) -> None:  # type: ignore[no-
     earned = game.cash[minor] - minor_cash
     assert earned > 0
     assert game.cash[owner] - owner_cash == earned  # minors always split the revenue
+    assert 2 * earned == shown
     last = window.log_model.entry(window.log_model.rowCount() - 1).text
     assert "runs" in last or "passes" in last or "buys" in last
 

@@ -9,6 +9,8 @@ gesture ends as an :class:`Action` passed to ``session.submit``.
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QObject, QPointF, Signal
 from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
 
@@ -21,15 +23,20 @@ from desk18xx.ui.models.board import board_view
 from desk18xx.ui.models.choices import TurnInfo
 from desk18xx.ui.models.routes import (
     TrainRoute,
+    best,
     can_build,
     estimate,
     find_chain,
     is_stop,
+    price,
     trains_of,
 )
 from desk18xx.ui.models.tokens import city_id, token_slots
 from desk18xx.ui.models.tracks import TrackOptions
 from desk18xx.ui.session import GameSession
+
+#: Longest the "Best routes" search may take before it returns its best so far.
+OPTIMIZER_SECONDS = 3.0
 
 
 class MapController(QObject):
@@ -266,13 +273,18 @@ class MapController(QObject):
         self.route_label = QLabel("")
         self.route_label.setWordWrap(True)
         self.clear_button = QPushButton("Clear this train's route")
+        self.best_button = QPushButton("Best routes")
+        self.best_button.setToolTip("Let the route optimizer find the best routes "
+                                    f"(at most {OPTIMIZER_SECONDS:g} s)")
         self.run_button = QPushButton("Run trains")
         layout.addWidget(self.train_combo)
         layout.addWidget(self.route_label)
         layout.addWidget(self.clear_button)
+        layout.addWidget(self.best_button)
         layout.addWidget(self.run_button)
         self.train_combo.currentIndexChanged.connect(self._pick_train)
         self.clear_button.clicked.connect(self._clear_route)
+        self.best_button.clicked.connect(self.find_best)
         self.run_button.clicked.connect(self.run)
         box.setVisible(False)
         return box
@@ -324,10 +336,17 @@ class MapController(QObject):
         lines = []
         drawn = []
         size = self._view.hex_size()
+        assert self._info is not None and self._info.entity is not None
+        exact, problem = price(game, self._info.entity, self._routes)
+        built = iter(exact or [])
         for r in self._routes:
-            rev = estimate(game, r) if len(r.stops) >= 2 else 0
-            lines.append(f"{r.name}: {' → '.join(r.stops) or '(click stops)'}"
-                         + (f"  ≈ ${rev}" if rev else ""))
+            if exact is not None and r.chains:
+                rev = next(built, 0)
+                note = f"  ${rev}"
+            else:
+                rev = estimate(game, r) if len(r.stops) >= 2 else 0
+                note = f"  ≈ ${rev}" if rev else ""
+            lines.append(f"{r.name}: {' → '.join(r.stops) or '(click stops)'}{note}")
             pts: list[QPointF] = []
             for c in r.chains:
                 for h in c:
@@ -337,8 +356,29 @@ class MapController(QObject):
             if not pts and r.stops:
                 pts = [hex_centre(r.stops[0], size)]
             drawn.append((pts, f"{r.name} ${rev}" if rev else r.name))
+        if exact is not None:
+            lines.append(f"Revenue ${sum(exact)}")
+        elif problem:
+            lines.append(f"Not a legal run: {problem}")
         self.route_label.setText("\n".join(lines))
         self._view.set_routes(drawn)
+
+    def find_best(self) -> None:
+        """Fill every train's route with the optimizer's answer."""
+        if self._info is None or self._info.entity is None:
+            return
+        deadline = time.perf_counter() + OPTIMIZER_SECONDS
+        try:
+            routes, revenue, complete = best(self._session.game, self._info.entity,
+                                             cancel=lambda: time.perf_counter() > deadline)
+        except Exception as exc:  # noqa: BLE001 - Unsupported title or optimizer bug
+            self.status.emit(f"No route suggestion: {exc}")
+            return
+        self._routes = routes
+        self._current_train = 0
+        self._update_routes()
+        self.status.emit(f"Best routes: ${revenue}" + ("" if complete else
+                                                       " (search stopped early)"))
 
     def run(self) -> None:
         """Submit the routes built."""

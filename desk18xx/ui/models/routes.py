@@ -10,6 +10,7 @@ computes the real revenue when it is submitted.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from desk18xx.engine.actions import Route
@@ -104,6 +105,49 @@ def stop_revenue(game: Game, hex_id: str) -> int:
 def estimate(game: Game, route: TrainRoute) -> int:
     """Sum of the stops' values (the engine's count may differ: towns, bonuses)."""
     return sum(stop_revenue(game, h) for h in route.stops[: max(route.distance, 0) or None])
+
+
+def price(game: Game, corp: str, routes: list[TrainRoute]) -> tuple[list[int] | None, str]:
+    """The engine's revenue for each built route, or None and the engine's objection."""
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.engine.optimizer import Unsupported, engine_revenues
+
+    built = [r for r in routes if r.chains]
+    if not built:
+        return [], ""
+    try:
+        return engine_revenues(game, corp, [r.to_route() for r in built]), ""
+    except Unsupported:
+        return None, ""
+    except (IllegalAction, KeyError, ValueError, AssertionError) as exc:
+        return None, str(exc)
+
+
+def best(game: Game, corp: str, cancel: Callable[[], bool] | None = None
+         ) -> tuple[list[TrainRoute], int, bool]:
+    """The optimizer's routes as editable train routes, their revenue, and whether
+    the search finished (False: cancelled, best so far).
+
+    Raises:
+        desk18xx.engine.optimizer.Unsupported: no optimizer for this title yet.
+    """
+    from desk18xx.engine.optimizer import best_routes
+
+    solution = best_routes(game, corp, cancel=cancel)
+    out = trains_of(game, corp)
+    by_train = {r.train: r for r in solution.routes}
+    for tr in out:
+        route = by_train.get(tr.train)
+        if route is None:
+            continue
+        tr.chains = [tuple(c) for c in route.connections]
+        stops: list[str] = []
+        for chain in tr.chains:
+            for h in (chain[0], chain[-1]):
+                if not stops or stops[-1] != h:
+                    stops.append(h)
+        tr.stops = stops
+    return out, solution.revenue, solution.complete
 
 
 def trains_of(game: Game, corp: str) -> list[TrainRoute]:
