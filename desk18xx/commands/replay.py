@@ -63,7 +63,12 @@ def replay_export(path: str) -> tuple[Any, ReplayOutcome]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay and report."""
+    """Replay and report.
+
+    ``actions`` counts the live rules actions applied (after undo/redo filtering,
+    chat excluded); ``messages`` the chat lines; ``file_actions`` every entry of
+    the file's action array.
+    """
     from desk18xx.io.transfer import looks_like_export
 
     if not looks_like_export(args.file):  # a desk18xx save (YAML)
@@ -76,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {
         "title": imported.title,
         "actions": outcome.applied,
+        "messages": len(imported.messages),
+        "file_actions": imported.raw_action_count,
         "finished": bool(game and game.finished),
         "end_reason": None if game is None else game.end_reason,
         "players": [{"id": int(p.id) if p.id.isdigit() else p.id, "name": p.name}

@@ -45,3 +45,23 @@ def test_replay_command_checks_a_fixture(capsys: pytest.CaptureFixture[str]) -> 
     line = json.loads(capsys.readouterr().out)
     assert line["finished"] and line["end_reason"] == "manually_ended"
     assert line["players"][0] == {"id": 6124, "name": "Player 1"}
+
+
+def test_replay_check_names_the_first_failing_action(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from desk18xx.cli import main
+
+    data = json.loads((FIXTURES / "1867" / "21268.json").read_text())
+    for raw in data["actions"]:
+        if raw["type"] == "run_routes" and raw["routes"]:
+            raw["routes"][0]["revenue"] += 10  # a revenue we will not reproduce
+            break
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(data))
+    assert main(["replay", str(bad), "--check"]) == 1
+    out, err = capsys.readouterr()
+    line = json.loads(out)
+    assert line["failure"]["type"] == "run_routes" and not line["finished"]
+    assert "first failing action: index" in err and "run_routes" in err
