@@ -210,3 +210,37 @@ def test_opening_of_1867(window: MainWindow, qtbot) -> None:  # type: ignore[no-
     assert session.game.cash[owner] == owner_cash
     window.redo_action.trigger()
     assert session.game.cash[owner] == owner_cash + earned
+
+
+def test_clicking_the_previewed_hex_turns_the_tile(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Click a highlighted hex to preview, click again to cycle legal rotations only."""
+    session = window.session
+    # reach the first operating round quickly with the engine's own moves
+    import random
+
+    rng = random.Random(2)
+    for _ in range(200):
+        info = window.controller.track
+        if info is not None and info.hexes():
+            break
+        session.submit(rng.choice(session.game.legal_moves(rng)))
+    track = window.controller.track
+    assert track is not None
+    hex_id = next(h for h in track.hexes() if any(len(r) > 1 for r in track.legal(h).values()))
+    _click_hex(window, qtbot, hex_id)
+    assert window.map_view.previewing
+    tile = window.controller.selected_tile
+    if len(window.controller.legal_rotations) < 2:
+        name = next(n for n, r in track.legal(hex_id).items() if len(r) > 1)
+        window.controller.choose_tile(name)
+        tile = name
+    rotations = window.controller.legal_rotations
+    seen = []
+    for _ in range(len(rotations)):
+        seen.append(window.controller.rotation)
+        _click_hex(window, qtbot, hex_id)
+    assert sorted(seen) == sorted(rotations)
+    assert window.controller.rotation == rotations[0]
+    qtbot.keyClick(window.map_view, Qt.Key.Key_Escape)
+    assert not window.map_view.previewing
+    assert session.game.board.placed[hex_id].tile.name != tile

@@ -156,6 +156,9 @@ class MapController(QObject):
             return
         if self._track is None:
             return
+        if hex_id == self.selected_hex and self._view.previewing:
+            self.rotate(1)  # clicking the previewed hex again turns the tile
+            return
         legal = self._track.legal(hex_id)
         if not legal:
             self.status.emit(f"No tile can be laid on {hex_id} now")
