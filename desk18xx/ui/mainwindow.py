@@ -312,7 +312,10 @@ class MainWindow(QMainWindow):
         if self.log_model.set_entries(log_entries(self.session.actions(),
                                                   self.session.rounds(), names)):
             self.log_view.scrollToBottom()
-        self.auction_label.setText(self._auction_text(info))
+        auction = self._auction_text(info)
+        if auction and not self.auction_label.text():
+            self.docks["auction"].raise_()  # bring the auction tab forward when one opens
+        self.auction_label.setText(auction)
         self.statusBar().showMessage(f"{info.round_label}: {info.entity_name} — "
                                      f"{info.step_label}" if info.entity else info.round_label)
         self.refreshed.emit(time.perf_counter() - start)

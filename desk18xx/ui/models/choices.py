@@ -73,7 +73,7 @@ class TurnInfo:
 
 
 _STEP_NAMES = {
-    "PrivateAuction": "Private auction",
+    "PrivateAuction": "Bid or pass",
     "BuySellParShares": "Buy, sell or start",
     "HomeToken": "Place the home token",
     "Track": "Lay track",
