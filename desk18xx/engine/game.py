@@ -267,6 +267,28 @@ class Game:
         names = [p.name for p in self.phases]
         return names.index(name) <= self.phase_index if name in names else False
 
+    def train_limit(self, cid: str) -> int:
+        """Train limit of ``cid`` now (title)."""
+        return 99
+
+    def crowded_corps(self) -> list[str]:
+        """Companies above their train limit, in game order."""
+        return [cid for cid, c in self.corps.items()
+                if not c.closed and len(c.trains) > self.train_limit(cid)]
+
+    def discard_train(self, cid: str, tid: str) -> None:
+        """A company returns a train to the bank pool."""
+        self.corps[cid].trains.remove(tid)
+        self.trains[tid].owner = POOL
+
+    def total_shares(self, cid: str) -> int:
+        """Number of shares of ``cid`` (title; 10 by default)."""
+        return 10
+
+    def num_shares_of(self, holder: str, cid: str) -> int:
+        """Shares of ``cid`` held by ``holder``."""
+        return self.percent_of(holder, cid) * self.total_shares(cid) // 100
+
     def corp_trains(self, corp: str) -> list[Train]:
         """Trains of ``corp`` in purchase order."""
         return [self.trains[t] for t in self.corps[corp].trains]

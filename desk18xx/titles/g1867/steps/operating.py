@@ -13,13 +13,13 @@ from desk18xx.engine.actions import (
     Action,
     BuyCompany,
     BuyShares,
-    Dividend,
     Pass,
     RunRoutes,
 )
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK, POOL
+from desk18xx.engine.steps.dividend import DividendStep as GenericDividend
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.revenue import check_routes
 from desk18xx.titles.g1867.steps.stock import g
@@ -142,78 +142,47 @@ class RouteStep(Step):
         self.passed = True
 
 
-class DividendStep(Step):
+class DividendStep(GenericDividend):
     """Majors pay out, withhold or half pay; minors always half pay (card: "OR Pay dividends")."""
 
-    def revenue(self) -> int:
-        """Revenue of this turn's run."""
+    KINDS: ClassVar[tuple[str, ...]] = ("payout", "half", "withhold")
+
+    def revenue(self, game: Game) -> int:
         step = self.round.step_of(RouteStep)
         return step.revenue if isinstance(step, RouteStep) else 0
 
-    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+    def automatic_kind(self, game: Game, entity: str) -> str | None:
+        # card: "A minor with revenue must half pay"; 18xx: minors never send dividend
+        if g(game).is_minor(entity):
+            return "payout" if self.revenue(game) > 0 else "withhold"
+        return None
+
+    def kept(self, game: Game, entity: str, kind: str, revenue: int) -> int:
+        if g(game).is_minor(entity):
+            return revenue // 2 if kind == "payout" else revenue
+        if kind == "half":
+            return revenue // 2 // 10 * 10  # card: "keeping half, rounded down to $10"
+        return super().kept(game, entity, kind, revenue)
+
+    def pay_holders(self, game: Game, entity: str, paid: int) -> None:
         gm = g(game)
-        if entity != self.current_entity(game) or not gm.is_major(entity):
-            return ()
-        return (Dividend,) if self.revenue() else ()
-
-    def details(self, game: Game, entity: str) -> dict[str, Any]:
-        revenue = self.revenue()
-        return {"revenue": revenue, "kinds": ["payout", "half", "withhold"],
-                "half_kept": revenue // 2 // 10 * 10}
-
-    def skip(self, game: Game) -> None:
-        entity = self.current_entity(game)
-        if entity is None:
-            self.passed = True
+        if not gm.is_minor(entity):
+            super().pay_holders(game, entity, paid)
             return
-        kind = "payout" if g(game).is_minor(entity) and self.revenue() > 0 else "withhold"
-        self._pay(game, entity, kind)
+        owner = gm.owner(entity)
+        if self.revenue(game) // 2 > 0 and owner is not None:
+            gm.transfer(BANK, owner, paid)
 
-    def process(self, game: Game, action: Action) -> None:
-        if not isinstance(action, Dividend) or action.kind not in ("payout", "half",
-                                                                     "withhold"):
-            raise IllegalAction("choose payout, half or withhold")
-        self._pay(game, action.entity, action.kind)
-
-    def _pay(self, game: Game, entity: str, kind: str) -> None:
+    def move_price(self, game: Game, entity: str, kept: int, paid: int) -> None:
+        # card: "Withhold, or no run, <-1 · pay a total < price 0 · >= price ->1";
+        # minors: "Nothing <-1 · anything ->1"
         gm = g(game)
-        revenue = self.revenue()
-        corp = gm.corps[entity]
-        if corp.is_minor:
-            kept = revenue // 2 if kind == "payout" else revenue
-            if kept:
-                gm.transfer(BANK, entity, kept)
-            paid = revenue - kept
-            owner = gm.owner(entity)
-            if paid and revenue // 2 > 0 and owner is not None:
-                gm.transfer(BANK, owner, paid)
+        if gm.is_minor(entity):
             gm.move_price(entity, "right" if paid > 0 else "left")
-        else:
-            if kind == "withhold":
-                kept = revenue
-            elif kind == "half":
-                kept = revenue // 2 // 10 * 10
-            else:
-                kept = 0
-            if kept:
-                gm.transfer(BANK, entity, kept)
-            paid = revenue - kept
-            if paid:
-                per_share = paid / 10
-                for holder in [p.id for p in gm.players] + [entity]:
-                    n = gm.num_shares_of(holder, entity)
-                    amount = int(-(-(n * per_share) // 1))
-                    if amount:
-                        gm.transfer(BANK, holder, amount)
-            price = gm.price(entity)
-            if paid <= 0:
-                gm.move_price(entity, "left")
-            elif paid >= price:
-                gm.move_price(entity, "right")
-        corp.operated = True
-        for tid in corp.trains:
-            game.trains[tid].operated = True
-        self.passed = True
+        elif paid <= 0:
+            gm.move_price(entity, "left")
+        elif paid >= gm.price(entity):
+            gm.move_price(entity, "right")
 
 
 class LoanOperations(Step):

@@ -13,7 +13,6 @@ from desk18xx.engine.actions import (
     Bid,
     BuyShares,
     Choose,
-    DiscardTrain,
     Par,
     Pass,
     PlaceToken,
@@ -22,6 +21,9 @@ from desk18xx.engine.actions import (
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import CellType
 from desk18xx.engine.round import Step
+from desk18xx.engine.steps.discard import DiscardTrains
+
+__all__ = ["BuySellParShares", "DiscardTrains", "HomeToken", "MajorTrainless", "g"]
 from desk18xx.engine.state import BANK, POOL, CorpKind
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.steps.auction import INCREMENT, check_bid_amount
@@ -58,28 +60,6 @@ class MajorTrainless(Step):
                 gm.nationalize(action.entity)
             case _:
                 raise IllegalAction(f"{action.type} is not a trainless-major decision")
-
-
-class DiscardTrains(Step):
-    """A company over its train limit discards to the bank pool."""
-
-    def is_active(self, game: Game) -> bool:
-        return bool(g(game).crowded_corps())
-
-    def active_entities(self, game: Game) -> list[str]:
-        return g(game).crowded_corps()[:1]
-
-    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
-        return (DiscardTrain,) if entity in g(game).crowded_corps() else ()
-
-    def process(self, game: Game, action: Action) -> None:
-        if not isinstance(action, DiscardTrain):
-            raise IllegalAction(f"{action.entity} must discard a train")
-        corp = game.corp(action.entity)
-        if action.train not in corp.trains:
-            raise IllegalAction(f"{action.entity} has no train {action.train}")
-        corp.trains.remove(action.train)
-        game.trains[action.train].owner = POOL
 
 
 class HomeToken(Step):
