@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
+from desk18xx.engine.actions import action_from_dict
+from desk18xx.engine.describe import describe
 from desk18xx.engine.game import Game
 from desk18xx.engine.log import RawAction
 from desk18xx.io.replaying import OpenedSave, open_save, replay_log
@@ -135,65 +136,14 @@ def round_label(game: Game) -> str:
     return f"{r.kind.value.capitalize()} {game.turn}"
 
 
-_VERBS: Mapping[str, str] = {
-    "pass": "passes", "bid": "bids", "par": "starts", "buy_shares": "buys",
-    "sell_shares": "sells", "lay_tile": "lays", "place_token": "places a token",
-    "hex_token": "places a token", "run_routes": "runs", "dividend": "pays",
-    "buy_train": "buys train", "discard_train": "discards train", "take_loan": "takes a loan",
-    "payoff_loan": "repays a loan", "buy_company": "buys", "end_game": "ends the game",
-    "merge": "merges", "convert": "converts", "remove_token": "removes a token",
-    "program_share_pass": "sets auto-pass", "program_buy_shares": "sets auto-buy",
-    "program_merger_pass": "sets auto-pass in mergers",
-    "program_disable": "turns off programmed actions", "choose": "chooses",
-}
-
-
 def describe_action(raw: RawAction, game: Game) -> str:
-    """`raw` in words, for the game just before it: ``"CPR lays 57 on H12 (rotation 2)"``."""
-    kind = str(raw.get("type"))
+    """`raw` in words, for the game just before it (`desk18xx.engine.describe`)."""
     entity = str(raw.get("entity"))
-    who = game.name_of(entity)
-    verb = _VERBS.get(kind, kind.replace("_", " "))
-    detail = ""
-    match kind:
-        case "bid":
-            detail = f"${raw.get('price')} for {raw.get('company') or raw.get('corporation')}"
-        case "par":
-            detail = f"{raw.get('corporation')} at {_price(raw.get('share_price'))}"
-        case "buy_shares" | "sell_shares":
-            shares = raw.get("shares") or []
-            corps = sorted({str(s).rpartition("_")[0] for s in shares})
-            detail = f"{len(shares)} share(s) of {', '.join(corps)}"
-            if raw.get("percent"):
-                detail += f" ({raw.get('percent')}%)"
-        case "lay_tile":
-            detail = (f"{str(raw.get('tile')).rpartition('-')[0] or raw.get('tile')} on "
-                      f"{raw.get('hex')} (rotation {raw.get('rotation')})")
-        case "place_token" | "hex_token":
-            where = raw.get("city") or raw.get("hex")
-            detail = f"in {where}" if where else ""
-        case "run_routes":
-            routes = raw.get("routes") or []
-            total = sum(int(r.get("revenue") or 0) for r in routes if isinstance(r, dict))
-            detail = f"{len(routes)} train(s) for ${total}"
-        case "dividend":
-            detail = str(raw.get("kind") or "")
-        case "buy_train":
-            detail = f"{raw.get('train')} for ${raw.get('price')}"
-        case "discard_train":
-            detail = str(raw.get("train"))
-        case "buy_company":
-            detail = f"{raw.get('company')} for ${raw.get('price')}"
-        case "merge":
-            detail = f"with {raw.get('corporation')}"
-        case "message":
-            detail = f": {raw.get('message')}"
-    return f"{who} {verb} {detail}".rstrip()
-
-
-def _price(value: Any) -> str:
-    text = str(value)
-    return f"${text.split(',')[0]}" if "," in text else text
+    try:
+        action = action_from_dict(raw)
+    except (ValueError, KeyError, TypeError):
+        return f"{game.name_of(entity)}: {raw.get('type')}"
+    return describe(action, game.name_of(entity))
 
 
 class _Recorder:

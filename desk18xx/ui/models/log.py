@@ -8,19 +8,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
-from desk18xx.engine.actions import (
-    Action,
-    Bid,
-    BuyShares,
-    BuyTrain,
-    Dividend,
-    LayTile,
-    Par,
-    Pass,
-    PlaceToken,
-    RunRoutes,
-    SellShares,
-)
+from desk18xx.engine.actions import Action
+from desk18xx.engine.describe import describe as describe  # re-exported
 from desk18xx.ui.session import RoundKey
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -46,35 +35,6 @@ def header(key: RoundKey) -> str:
     else:
         name = f"Stock round {key.turn}"
     return f"— {name} —"
-
-
-def describe(action: Action, name: str) -> str:
-    """A readable sentence for ``action`` taken by ``name``."""
-    match action:
-        case Bid():
-            what = action.company or action.corporation or action.minor or ""
-            return f"{name} bids ${action.price} on {what}"
-        case Par():
-            price = action.share_price.split(",")[0]
-            return f"{name} starts {action.corporation} at ${price}"
-        case BuyShares():
-            return f"{name} buys {', '.join(action.shares)}"
-        case SellShares():
-            return f"{name} sells {', '.join(action.shares)}"
-        case LayTile():
-            return f"{name} lays tile {action.tile} on {action.hex} (rotation {action.rotation})"
-        case PlaceToken():
-            return f"{name} places a token in {action.city}"
-        case RunRoutes():
-            trains = ", ".join(f"{r.train}" for r in action.routes)
-            return f"{name} runs {trains or 'no trains'}"
-        case Dividend():
-            return f"{name} chooses {action.kind}"
-        case BuyTrain():
-            return f"{name} buys train {action.train} for ${action.price}"
-        case Pass():
-            return f"{name} passes"
-    return f"{name}: {action.type.replace('_', ' ')}"
 
 
 def log_entries(actions: Sequence[Action], rounds: Sequence[RoundKey],
