@@ -29,7 +29,7 @@ from desk18xx.engine.log import RawAction
 from desk18xx.io.replaying import OpenedSave, open_save, replay_log
 from desk18xx.io.savechain import canonical_json
 from desk18xx.io.savefile import SavedGame, SaveHeader, save_game
-from desk18xx.io.transfer import acting_player, controller, game_id
+from desk18xx.io.transfer import acting_player, controller
 
 
 class PbemError(ValueError):
@@ -51,7 +51,7 @@ class RewrittenHistoryError(PbemError):
 
 def game_identity(header: SaveHeader) -> str:
     """The game's identity: its setup hash (same title, variant, options, players, seed)."""
-    return game_id(header).removeprefix("desk18xx-")
+    return header.identity()
 
 
 class History(Enum):

@@ -82,6 +82,21 @@ class SaveHeader:
     options: tuple[str, ...] = ()
     """Optional rules (18xx.games ``optional_rules`` names, e.g. ``"grid_market"``)."""
 
+    def setup_mapping(self) -> dict[str, Any]:
+        """The ``setup`` section as written in a save (what `setup_hash` hashes)."""
+        return {
+            "title": self.title,
+            "variant": self.variant,
+            "options": list(self.options),
+            "players": [{"id": p.id, "name": p.name} for p in self.players],
+            "seed": self.seed,
+        }
+
+    def identity(self) -> str:
+        """The game's identity: `setup_hash` of the setup (title, variant, options,
+        players, seed); the start of the hash chain."""
+        return setup_hash(self.setup_mapping())
+
     @classmethod
     def from_import(cls, game: ImportedGame) -> SaveHeader:
         """The header of an imported 18xx.games game."""
@@ -190,13 +205,7 @@ def dump_save(
         ValueError: an action is not plain JSON data with a string ``type``,
             or the header would not load (unknown title, player count, …).
     """
-    setup = {
-        "title": header.title,
-        "variant": header.variant,
-        "options": list(header.options),
-        "players": [{"id": p.id, "name": p.name} for p in header.players],
-        "seed": header.seed,
-    }
+    setup = header.setup_mapping()
     try:
         _header(_Checker("<new save>"), setup)
     except SaveFormatError as error:

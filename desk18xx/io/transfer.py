@@ -20,7 +20,6 @@ from desk18xx.engine.game import Game
 from desk18xx.engine.log import RawAction
 from desk18xx.io.import_18xxgames import TITLES, ExportFormatError, ImportedGame, load_export
 from desk18xx.io.replaying import Replayed, replay_log
-from desk18xx.io.savechain import setup_hash
 from desk18xx.io.savefile import SaveHeader
 from desk18xx.io.study import IMPORT_OPTIONS
 
@@ -82,15 +81,9 @@ def _json_id(value: str) -> int | str:
     return int(value) if value.lstrip("-").isdigit() else value
 
 
-def _setup(header: SaveHeader) -> dict[str, Any]:
-    return {"title": header.title, "variant": header.variant, "options": list(header.options),
-            "players": [{"id": p.id, "name": p.name} for p in header.players],
-            "seed": header.seed}
-
-
 def game_id(header: SaveHeader) -> str:
-    """A stable id for a game: ``desk18xx-`` and the setup hash (the chain's start)."""
-    return "desk18xx-" + setup_hash(_setup(header))
+    """A stable id for a game: ``desk18xx-`` and its identity (the setup hash)."""
+    return "desk18xx-" + header.identity()
 
 
 def controller(game: Game, entity: str) -> str | None:
