@@ -55,14 +55,35 @@ def save_from_export(path: str | Path) -> ConvertedGame:
     """
     imported = load_export(path)  # all shape checks and messages
     raw = json.loads(Path(path).read_bytes().decode("utf-8-sig"))["actions"]
-    header = SaveHeader.from_import(imported)
-    header = replace(header, options=header.options + tuple(
-        o for o in IMPORT_OPTIONS if o not in header.options))  # 18xx.games' rules
+    header = _header_from_export(SaveHeader.from_import(imported))
     replayed = replay_log(header, raw)
     if replayed.failure is not None:
         failure = replayed.failure
         raise ExportFormatError(str(path), f"actions[{failure.index}]", failure.describe())
     return ConvertedGame(imported, header, tuple(raw), replayed)
+
+
+CARD_RULES_MARK = "desk18xx_card_rules"
+"""Written to ``settings.optional_rules`` when a game played in desk18xx by the
+rules card (without ``compat_18xxgames``) is exported; 18xx.games ignores unknown
+rule names, and `save_from_export` then keeps the card rules, so the game
+comes back as it was."""
+
+
+def _header_from_export(header: SaveHeader) -> SaveHeader:
+    """Play an export by 18xx.games' rules, unless desk18xx wrote it from a card-rules game."""
+    if CARD_RULES_MARK in header.options:
+        return replace(header, options=tuple(o for o in header.options
+                                             if o != CARD_RULES_MARK))
+    return replace(header, options=header.options + tuple(
+        o for o in IMPORT_OPTIONS if o not in header.options))
+
+
+def _export_options(header: SaveHeader) -> list[str]:
+    """`settings.optional_rules` for `header`: the inverse of `_header_from_export`."""
+    if all(o in header.options for o in IMPORT_OPTIONS):
+        return [o for o in header.options if o not in IMPORT_OPTIONS]
+    return [*header.options, CARD_RULES_MARK]
 
 
 def looks_like_export(path: str | Path) -> bool:
@@ -122,8 +143,7 @@ def export_document(header: SaveHeader, actions: Sequence[RawAction],
         "title": EXPORT_TITLES[header.title],
         "description": "",
         "players": [{"id": _json_id(p.id), "name": p.name} for p in header.players],
-        "settings": {"seed": header.seed, "optional_rules": [
-            o for o in header.options if o not in IMPORT_OPTIONS]},
+        "settings": {"seed": header.seed, "optional_rules": _export_options(header)},
         "status": "finished" if game.finished else "active",
         "turn": game.turn,
         "round": "" if kind is None else ROUND_NAMES.get(kind.value, kind.value),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -196,3 +197,18 @@ def test_mail_file_name_is_safe_and_says_game_round_and_player() -> None:
     name = mail_file_name(header, game)
     assert name.startswith(f"1822CA-WRS_{game_identity(header)[:8]}_")
     assert name.endswith(".d18xx") and "/" not in name and " " not in name
+
+
+def test_a_card_rules_game_survives_export_and_import(tmp_path: Path) -> None:
+    from desk18xx.io.transfer import CARD_RULES_MARK, export_text, save_from_export
+
+    game = new_game(HEADER)
+    raw: list[dict[str, Any]] = []
+    for player in ("1", "2", "3", "1"):
+        play_turn(game, player, raw, random.Random(player))
+    path = tmp_path / "out.json"
+    path.write_text(export_text(HEADER, raw, game))
+    assert CARD_RULES_MARK in json.loads(path.read_text())["settings"]["optional_rules"]
+    back = save_from_export(path)
+    assert back.header == HEADER and game_identity(back.header) == game_identity(HEADER)
+    assert digest_of(back.replayed.game) == digest_of(game)
