@@ -195,3 +195,51 @@ def test_save_never_writes_a_new_game_over_the_file_opened_before(
     monkeypatch.setattr("desk18xx.ui.files.QFileDialog.getSaveFileName", pick)
     assert not files.save()
     assert asked == ["asked"]
+
+
+CHILD = """
+import os, sys, time
+from pathlib import Path
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication([])
+from desk18xx.engine.game import GameSetup
+from desk18xx.ui.session import GameSession
+from desk18xx.ui.files import FileActions, start_autosave
+sys.path.insert(0, sys.argv[2])
+from test_files import SETUP, play
+session = GameSession()
+window = QMainWindow()
+files = FileActions(session, window, data=Path(sys.argv[1]))
+start_autosave(files, session, restore=False, folder=Path(sys.argv[1]) / "autosave")
+session.new_game(SETUP)
+play(session, 9)
+print(len(session.actions()), flush=True)
+time.sleep(60)
+"""
+
+
+def test_the_app_restores_the_game_after_a_sigkill(qtbot: Any, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if not hasattr(signal, "SIGKILL"):
+        pytest.skip("no SIGKILL on this platform")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path),
+                              str(Path(__file__).parent)], env=env, stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "9"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+    expected, _ = make(qtbot, tmp_path / "expected")
+    expected.new_game(SETUP)
+    play(expected, 9)
+    session = GameSession()
+    assert offer_restore(None, session, tmp_path / "autosave", ask=lambda q: True)
+    assert len(session.actions()) == 9
+    assert digest_of(session.game) == digest_of(expected.game)
