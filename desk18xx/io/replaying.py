@@ -165,7 +165,12 @@ def open_save(path: str | Path, *,
             raise IllegalSaveError(source, f"actions[{failure.index}]", failure.describe(),
                                    failure.index)
         box.append(replayed)
-        return state_digest(replayed.game)
+        try:
+            return state_digest(replayed.game)
+        except ENGINE_ERRORS as error:  # a title the digest cannot summarise yet
+            raise SaveFormatError(source, "end.state_digest", "the game's state digest "
+                                  f"cannot be computed: {type(error).__name__}: {error}"
+                                  ) from error
 
     saved = load_save(path, replay_digest=digest)
     return OpenedSave(saved, box[0])

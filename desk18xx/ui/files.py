@@ -190,7 +190,7 @@ class FileActions(QObject):
         try:
             self.autosave_session.save(header, self.session.line.raw,
                                        digest_of(self.session.game))
-        except (OSError, ValueError) as error:
+        except Exception as error:  # noqa: BLE001 - the game goes on without this autosave
             if not self._autosave_warned:  # once: the game goes on
                 self._autosave_warned = True
                 self.problem.emit(str(error))
