@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Action, Route
 from desk18xx.engine.data import TitleData, load_title
@@ -63,6 +63,7 @@ class G1822CA(Game):
         super().__init__(setup)
         for p in self.players:
             p.id = self.player_alias[p.id]
+        self.player_ids = frozenset(p.id for p in self.players)
         self.bank_broke = False
         title = normalize_title(setup.title)
         self.title_id = title
@@ -547,6 +548,12 @@ class G1822CA(Game):
             return action
         return dataclasses.replace(action, entity=entity, auto_actions=autos)
 
+    def legal_moves(self, rng: Any) -> list[Action]:
+        """Concrete legal actions for whoever acts now (sampled where large)."""
+        from desk18xx.titles.g1822ca.moves import candidate_moves
+
+        return candidate_moves(self, rng)
+
     def extra_share_holders(self) -> frozenset[str]:
         """The P11 tax haven holds shares."""
         return frozenset({R.TAX_HAVEN})
@@ -800,6 +807,7 @@ class G1822CA(Game):
     def lay_tile(self, corp: str, hex_id: str, tile_id: str, rotation: int, *,
                  free: bool = False, special: bool = False, remove_town: bool = False) -> None:
         """Lay a tile and pay terrain, river and upgrade costs (RB 5.7)."""
+        from desk18xx.engine.map.upgrades import lay_cost
         from desk18xx.engine.map.upgrades import lay_tile as map_lay_tile
 
         board = self.map
@@ -813,8 +821,10 @@ class G1822CA(Game):
             raise IllegalAction(f"{tile.color} tiles are not available yet")
         if self.config.check_track:
             self._check_lay(corp, hex_id, tile_id, rotation, special, remove_town)
-        cost = map_lay_tile(board, hex_id, tile_id, rotation, self.track_rules)
-        total = 0 if free else cost.total
+        total = 0 if free else lay_cost(board, hex_id, tile, rotation, self.track_rules).total
+        if total > self.cash[corp]:
+            raise IllegalAction(f"{corp} cannot pay ${total} for this tile")
+        map_lay_tile(board, hex_id, tile_id, rotation, self.track_rules)
         if total:
             self.transfer(corp, BANK, total)
         self.update_qmoo_home(hex_id)

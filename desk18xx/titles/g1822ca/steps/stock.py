@@ -122,6 +122,9 @@ class BuySellParShares(Step):
                 corp = gm.shares[action.shares[0]].corp
                 if corp in self._sold_this_round(game, player):
                     raise IllegalAction(f"{player} sold {corp} this round")
+                price = action.share_price or gm.price(corp)
+                if price * gm.shares[action.shares[0]].percent // 10 > self.available(game):
+                    raise IllegalAction("not enough cash beside the committed bids (RB 4.2.9)")
                 buy_share(gm, player, action.shares, action.share_price)
                 gm.nothing_sold_in_sr = False
                 self.bought = True
@@ -138,6 +141,12 @@ class BuySellParShares(Step):
             case Par():
                 if self.bid_actions or self.bought:
                     raise IllegalAction("one purchase per turn, and not after a bid")
+                cost = gm.market.by_id(action.share_price).price * (
+                    gm.shares[f"{action.corporation}_0"].percent // 10)
+                if gm.concession_of(action.corporation) is not None:
+                    cost -= 100
+                if cost > self.available(game):
+                    raise IllegalAction("not enough cash beside the committed bids (RB 4.2.9)")
                 par_major(gm, player, action.corporation, action.share_price)
                 gm.nothing_sold_in_sr = False
                 self.bought = True
@@ -157,6 +166,12 @@ class BuySellParShares(Step):
                 self.pass_(game)
             case _:
                 raise IllegalAction(f"cannot {action.type} in the stock round")
+
+    def available(self, game: Game) -> int:
+        """Cash not committed to winning bids (18xx ``available_cash``)."""
+        gm = g(game)
+        player = self._player()
+        return gm.cash[player] - gm.boxes.committed_cash(player)
 
     def can_sell_any(self, game: Game, player: str) -> bool:
         """Some major share the player could sell now (RB 4.4)."""

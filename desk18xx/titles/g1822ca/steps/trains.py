@@ -57,6 +57,25 @@ def must_buy_train(gm: G1822CA, corp: str) -> bool:
     return not gm.real_trains(corp) and bool(depot_offer(gm))
 
 
+def sellable_shares(gm: G1822CA, player: str, corp: str) -> list[str]:
+    """Shares the director could sell to raise money now (keeping ``corp``)."""
+    out = []
+    for s in sorted(gm.shares.values(), key=lambda s: s.id):
+        if s.owner != player or not gm.is_major(s.corp) or s.president:
+            continue
+        # SELL_AFTER = :full_or_turn: the operating company's current turn does not count
+        needed = 2 if s.corp == corp else 1
+        if gm.operating_history.get(s.corp, 0) < needed or gm.percent_of(POOL, s.corp) + 10 > 50:
+            continue
+        if s.corp == corp:
+            others = max((gm.percent_of(p.id, corp) for p in gm.players if p.id != player),
+                         default=0)
+            if gm.percent_of(player, corp) - s.percent < others:
+                continue
+        out.append(s.id)
+    return out
+
+
 def l_upgrade_price(gm: G1822CA) -> int:
     """L→2 flip price (RB 5.10.3; $70 from phase 2 in the scenarios)."""
     return gm.config.l_upgrade_cost_phase2 if gm.phase_num >= 2 else R.UPGRADE_COST_L_TO_2
@@ -113,6 +132,8 @@ class BuyTrainStep(OrStep):
         if isinstance(action, SellShares):
             player = action.entity
             if gm.shares[action.shares[0]].corp == corp:
+                if gm.operating_history.get(corp, 0) < 2:
+                    raise IllegalAction(f"{corp} has not completed an operating turn")
                 pct = sum(gm.shares[s].percent for s in action.shares)
                 if gm.percent_of(player, corp) - pct < max(
                         gm.percent_of(p.id, corp) for p in gm.players if p.id != player):
@@ -175,7 +196,12 @@ class BuyTrainStep(OrStep):
             raise IllegalAction(f"{corp} cannot afford ${price}")
         player = gm.president(corp)
         assert player is not None
+        cheapest = min_depot_price(gm)
+        if cheapest is not None and price > cheapest:
+            raise IllegalAction(f"a forced purchase is the cheapest train (${cheapest})")
         remaining = price - gm.cash[corp]
         if gm.cash[player] < remaining:
+            if sellable_shares(gm, player, corp):
+                raise IllegalAction(f"{player} must sell shares before borrowing (RB 5.15.6)")
             gm.take_player_loan(player, remaining - gm.cash[player])
         gm.transfer(player, corp, remaining)

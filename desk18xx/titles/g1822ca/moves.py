@@ -1,0 +1,462 @@
+"""Concrete legal actions for whoever acts now (random playouts, hints for a UI).
+
+Each generator builds actions the steps accept; large spaces (tile lays,
+routes, bids) are sampled with the caller's random generator.  Routes are
+found by a bounded walk over the track graph and validated by the 1822CA
+route rules (``revenue.price_routes``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from desk18xx.engine.actions import (
+    AcquireCompany as AcquireCompanyAction,
+)
+from desk18xx.engine.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Choose,
+    DiscardTrain,
+    Dividend,
+    LayTile,
+    Merge,
+    Par,
+    Pass,
+    PayoffPlayerDebt,
+    PlaceToken,
+    Route,
+    RunRoutes,
+    SellShares,
+)
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.map.graph import TrackGraph, graph_for
+from desk18xx.engine.map.hexgrid import opposite
+from desk18xx.engine.map.tiles import NODE
+from desk18xx.engine.map.upgrades import layable_hexes
+from desk18xx.engine.state import DEPOT, POOL
+from desk18xx.engine.tiledef import NodeKind
+from desk18xx.titles.g1822ca import rules as R
+from desk18xx.titles.g1822ca.steps.acquisition import (
+    AcquireCompany,
+    AcquisitionTrack,
+    MinorAcquisition,
+    acquirable_privates,
+)
+from desk18xx.titles.g1822ca.steps.operating import (
+    DestinationToken,
+    DividendStep,
+    FirstTurnHousekeeping,
+    IssueShares,
+    PendingToken,
+    RouteStep,
+    TokenStep,
+    TrackStep,
+)
+from desk18xx.titles.g1822ca.steps.stock import BuySellParShares, ChooseDouble
+from desk18xx.titles.g1822ca.steps.stock import DiscardTrain as DiscardStep
+from desk18xx.titles.g1822ca.steps.trains import (
+    BuyTrainStep,
+    depot_offer,
+    must_buy_train,
+    sellable_shares,
+)
+
+if TYPE_CHECKING:
+    from desk18xx.engine.round import Step
+    from desk18xx.titles.g1822ca.game import G1822CA
+
+Node = tuple[str, int]
+
+
+def candidate_moves(game: G1822CA, rng: random.Random) -> list[Action]:
+    """Legal actions of the entity that must act now (empty when the game is over)."""
+    r = game.round
+    if r is None or game.finished:
+        return []
+    step = r.active_step(game)
+    if step is None:
+        return []
+    entity = step.current_entity(game)
+    if entity is None:
+        return []
+    if isinstance(step, BuyTrainStep) and must_buy_train(game, entity):
+        player = game.president(entity)
+        if player is not None and not _affordable(game, entity):
+            return _forced_train(game, entity, player)
+    return _step_moves(game, step, entity, rng)
+
+
+def _kind(game: G1822CA, entity: str) -> str:
+    return "player" if game.is_player(entity) else "corporation"
+
+
+def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random) -> list[Action]:
+    kind = _kind(game, entity)
+    legal = step.legal(game, entity)
+    out: list[Action] = []
+    if Pass in legal:
+        out.append(Pass(entity=entity, entity_type=kind))
+    match step:
+        case BuySellParShares():
+            out.extend(_stock(game, step, entity, rng))
+        case ChooseDouble():
+            out.append(Choose(entity=entity, entity_type=kind, choice="double"))
+        case DiscardStep():
+            out.extend(DiscardTrain(entity=entity, entity_type=kind, train=t)
+                       for t in game.corps[entity].trains)
+        case PendingToken():
+            out.extend(_pending_tokens(game, step, entity))
+        case FirstTurnHousekeeping():
+            up = game.upcoming()
+            if up is not None and BuyTrain in legal:
+                out.append(BuyTrain(entity=entity, entity_type=kind, train=up.id,
+                                    price=up.price, variant="L"))
+        case AcquireCompany():
+            out.extend(AcquireCompanyAction(entity=entity, entity_type=kind, company=c)
+                       for c in acquirable_privates(game, entity))
+        case TrackStep():
+            if step.lay_options(game) is not None:
+                out.extend(_tile_lays(game, entity, rng, step.lay_options(game)))
+        case AcquisitionTrack():
+            out.extend(_tile_lays(game, entity, rng, (True, True)))
+        case DestinationToken():
+            out.append(Pass(entity=entity, entity_type=kind))
+        case TokenStep():
+            out.extend(_tokens(game, entity))
+        case RouteStep():
+            out = [_routes(game, entity, rng)]
+        case DividendStep():
+            out.extend(Dividend(entity=entity, entity_type=kind, kind=k)
+                       for k in ("payout", "half", "withhold"))
+        case BuyTrainStep():
+            out.extend(_trains(game, entity, rng))
+        case MinorAcquisition():
+            out.extend(_acquisitions(game, step, entity))
+        case IssueShares():
+            out.extend(_issue(game, entity, legal))
+    return out
+
+
+# -- stock round -------------------------------------------------------------------------
+def _stock(game: G1822CA, step: BuySellParShares, player: str,
+           rng: random.Random) -> list[Action]:
+    out: list[Action] = []
+    legal = step.legal(game, player)
+    if PayoffPlayerDebt in legal:
+        out.append(PayoffPlayerDebt(entity=player))
+    if Bid in legal:
+        for company in game.boxes.offered():
+            price = game.boxes.min_bid(company) + 5 * rng.randint(0, 3)
+            try:
+                game.boxes.check_bid(player, company, price)
+            except IllegalAction:
+                continue
+            out.append(Bid(entity=player, company=company, price=price))
+    if Par in legal:
+        out.extend(_pars(game, player, rng))
+    if BuyShares in legal:
+        for corp, c in game.corps.items():
+            if not game.is_major(corp) or not c.ipoed or corp in step.sold_now:
+                continue
+            if corp in step._sold_this_round(game, player):
+                continue
+            if game.percent_of(player, corp) + 10 > 60:
+                continue
+            if game.num_certs(player) + len(game.boxes.player_bids(player, True)) \
+                    >= game.cert_limit:
+                continue
+            for holder in (corp, POOL):
+                shares = sorted((s for s in game.shares.values() if s.corp == corp
+                                 and s.owner == holder and not s.president),
+                                key=lambda s: int(s.id.rsplit("_", 1)[1]))
+                if shares and game.cash[player] - game.boxes.committed_cash(player) \
+                        >= game.price(corp):
+                    out.append(BuyShares(entity=player, shares=(shares[0].id,), percent=10))
+    return out
+
+
+def _pars(game: G1822CA, player: str, rng: random.Random) -> list[Action]:
+    out: list[Action] = []
+    prices = [c for c in game.market.cells.values() if c.price in (60, 70, 80, 90, 100)]
+    for corp, c in game.corps.items():
+        if not game.is_major(corp) or c.ipoed:
+            continue
+        concession = game.concession_of(corp)
+        if concession is not None:
+            if game.companies[concession].owner != player \
+                    or not game.has_status("can_convert_concessions"):
+                continue
+        elif not game.has_status("can_par"):
+            continue
+        mult = game.shares[f"{corp}_0"].percent // 10
+        cell = rng.choice(prices)
+        cost = cell.price * mult - (100 if concession else 0)
+        if cost <= game.cash[player] - game.boxes.committed_cash(player):
+            out.append(Par(entity=player, corporation=corp, share_price=cell.id))
+    return out
+
+
+# -- operating round ---------------------------------------------------------------------
+def _pending_tokens(game: G1822CA, step: PendingToken, corp: str) -> list[Action]:
+    pend = step.orr().pending_tokens
+    if not pend:
+        return []
+    _c, hexes, _price = pend[0]
+    out: list[Action] = []
+    for hex_id in hexes:
+        st = game.map.hex(hex_id)
+        for city in range(len(st.tokens)):
+            if any(t is not None and t.corp == corp for t in st.tokens[city]):
+                continue
+            out.append(PlaceToken(entity=corp, entity_type="corporation",
+                                  city=game.map.city_id(hex_id, city), slot=0))
+    return out
+
+
+def _tile_lays(game: G1822CA, corp: str, rng: random.Random,
+               options_now: tuple[bool, bool] | None) -> list[Action]:
+    if options_now is None:
+        return []
+    reach = graph_for(game.map).reach(corp)
+    colors = list(game.phase_colors())
+    if game.is_minor(corp):
+        colors = [c for c in colors if c.value in ("yellow", "green")]
+    if not options_now[1]:
+        colors = [c for c in colors if c.value == "yellow"]
+    options = layable_hexes(game.map, reach.edges, colors, game.track_rules, entity=corp)
+    out: list[Action] = []
+    hexes = sorted(options)
+    rng.shuffle(hexes)
+    for hex_id in hexes[:6]:
+        for name, rotations in sorted(options[hex_id].items()):
+            tile_id = game.map.next_copy(name)
+            rotation = rng.choice(rotations)
+            if _lay_cost(game, hex_id, tile_id, rotation) <= game.cash[corp]:
+                out.append(LayTile(entity=corp, entity_type="corporation", hex=hex_id,
+                                   tile=tile_id, rotation=rotation))
+    return out
+
+
+def _lay_cost(game: G1822CA, hex_id: str, tile_id: str, rotation: int) -> int:
+    from desk18xx.engine.map.upgrades import lay_cost
+
+    return lay_cost(game.map, hex_id, game.map.tile_def(tile_id), rotation,
+                    game.track_rules).total
+
+
+def _tokens(game: G1822CA, corp: str) -> list[Action]:
+    tok = game.corps[corp].next_token()
+    if tok is None or game.cash[corp] < tok.price:
+        return []
+    reach = graph_for(game.map).reach(corp)
+    out: list[Action] = []
+    for hid, node in sorted(reach.nodes):
+        st = game.map.hex(hid)
+        if node not in st.geo.city_nodes:
+            continue
+        city = st.geo.city_nodes.index(node)
+        if any(t is not None and t.corp == corp for t in st.tokens[city]):
+            continue
+        if st.free_slots(city) > 0:
+            out.append(PlaceToken(entity=corp, entity_type="corporation",
+                                  city=game.map.city_id(hid, city), slot=None))
+    return out[:5]
+
+
+def _trains(game: G1822CA, corp: str, rng: random.Random) -> list[Action]:
+    out: list[Action] = []
+    cash = game.cash[corp]
+    room = len(game.real_trains(corp)) < game.train_limit(corp)
+    for t in depot_offer(game):
+        if not room:
+            break
+        base = game.train_base[t.id]
+        for variant, (_d, price, _r, _m) in game.train_variants[base].items():
+            if t.owner != DEPOT and variant != t.name:
+                continue
+            if variant == R.E_TRAIN and any(x.name == R.E_TRAIN for x in game.corp_trains(corp)):
+                continue
+            if price <= cash or must_buy_train(game, corp) and price <= cash:
+                out.append(BuyTrain(entity=corp, entity_type="corporation", train=t.id,
+                                    price=price if t.owner == DEPOT else t.price,
+                                    variant=variant))
+    for t in game.corp_trains(corp):
+        if t.name == "L" and cash >= 80:
+            from desk18xx.titles.g1822ca.steps.trains import l_upgrade_price
+
+            out.append(BuyTrain(entity=corp, entity_type="corporation", train=t.id,
+                                price=l_upgrade_price(game), variant="2", exchange=t.id))
+    return out
+
+
+def _affordable(game: G1822CA, corp: str) -> bool:
+    prices = [t.price for t in depot_offer(game)]
+    return bool(prices) and min(prices) <= game.cash[corp]
+
+
+def _forced_train(game: G1822CA, corp: str, player: str) -> list[Action]:
+    """The cheapest train; the director pays the rest, borrowing if he must."""
+    offer = depot_offer(game)
+    cheapest = min(offer, key=lambda t: min(v[1] for v in game.train_variants[
+        game.train_base[t.id]].values()) if t.owner == DEPOT else t.price)
+    base = game.train_base[cheapest.id]
+    variant, price = min(((v, d[1]) for v, d in game.train_variants[base].items()),
+                         key=lambda x: x[1])
+    if cheapest.owner != DEPOT:
+        variant, price = cheapest.name, cheapest.price
+    if game.cash[corp] + game.cash[player] < price:
+        sellable = sellable_shares(game, player, corp)
+        if sellable:
+            return [SellShares(entity=player, shares=(sellable[0],), percent=10)]
+    return [BuyTrain(entity=corp, entity_type="corporation", train=cheapest.id, price=price,
+                     variant=variant)]
+
+
+def _acquisitions(game: G1822CA, step: MinorAcquisition, corp: str) -> list[Action]:
+    if step.state == "select":
+        merges: list[Action] = [Merge(entity=corp, entity_type="corporation", corporation=m)
+                                for m in step.candidates(game, corp)]
+        return merges[:3]
+    if step.state == "pay":
+        assert step.minor is not None
+        return [Choose(entity=corp, entity_type="corporation", choice=c)
+                for c in step.pay_choices(game, corp, step.minor)]
+    choices = ["replace", "exchange"] if game.exchange_tokens.get(corp, 0) > 0 else ["remove"]
+    return [Choose(entity=corp, entity_type="corporation", choice=c) for c in choices]
+
+
+def _issue(game: G1822CA, corp: str, legal: tuple[type[Action], ...]) -> list[Action]:
+    out: list[Action] = []
+    if SellShares in legal:
+        share = game.ipo_shares(corp)
+        share = [s for s in share if not s.president]
+        if share:
+            out.append(SellShares(entity=corp, entity_type="corporation",
+                                  shares=(share[0].id,), percent=10))
+    if BuyShares in legal:
+        pool = sorted((s for s in game.shares.values() if s.corp == corp and s.owner == POOL),
+                      key=lambda s: int(s.id.rsplit("_", 1)[1]))
+        if pool:
+            out.append(BuyShares(entity=corp, entity_type="corporation",
+                                 shares=(pool[0].id,), percent=10))
+    return out
+
+
+# -- routes ------------------------------------------------------------------------------
+def _routes(game: G1822CA, corp: str, rng: random.Random) -> Action:
+    """A run: each train's best found route, kept only while the whole run validates."""
+    from desk18xx.titles.g1822ca.revenue import price_routes
+
+    chosen: list[Route] = []
+    used: set[tuple[str, int]] = set()
+    for t in game.route_trains(corp):
+        if t.name == R.E_TRAIN:
+            continue
+        candidates = _train_routes(game, corp, t.id, t.name, t.distance, used, rng)
+        for _value, route, paths in candidates[:4]:
+            try:
+                revenues = price_routes(game, corp, [*chosen, route])
+            except IllegalAction:
+                continue
+            priced = [Route(train=r.train, connections=r.connections, hexes=r.hexes,
+                            revenue=v, revenue_str=r.revenue_str, nodes=r.nodes)
+                      for r, v in zip([*chosen, route], revenues, strict=True)]
+            chosen = priced
+            used |= paths
+            break
+    return RunRoutes(entity=corp, entity_type="corporation", routes=tuple(chosen))
+
+
+def _train_routes(game: G1822CA, corp: str, tid: str, name: str, distance: int,
+                  used: set[tuple[str, int]], rng: random.Random
+                  ) -> list[tuple[int, Route, set[tuple[str, int]]]]:
+    """Candidate routes for one train, best estimated value first."""
+    board = game.map
+    graph = graph_for(board)
+    colors = game.phase_colors()
+    starts: list[Node] = []
+    for token_hex, city in board.tokens_of(corp):
+        starts.append((str(token_hex), board.hex(token_hex).geo.city_nodes[city]))
+    if name in R.LOCAL_TRAINS:
+        out: list[tuple[int, Route, set[tuple[str, int]]]] = []
+        for start_hex, node in starts:
+            value = board.hex(start_hex).geo.tile.nodes[node].revenue.value(colors)
+            out.append((value, Route(train=tid, connections=(("local", start_hex),),
+                                     hexes=(start_hex,), revenue=value, revenue_str=start_hex,
+                                     nodes=(f"{start_hex}-{node}",)), set()))
+        out.sort(key=lambda x: -x[0])
+        return out
+    stops_max = distance if distance < 20 else 6
+    found: list[tuple[int, Route, set[tuple[str, int]]]] = []
+    budget = [2000]
+
+    def value_of(node: Node) -> int:
+        return board.hex(node[0]).geo.tile.nodes[node[1]].revenue.value(colors)
+
+    def dfs(path_nodes: list[Node], chains: list[tuple[str, ...]], paths: set[tuple[str, int]],
+            hexes_seen: set[str]) -> None:
+        budget[0] -= 1
+        if budget[0] <= 0:
+            return
+        if len(path_nodes) >= 2:
+            value = sum(value_of(n) for n in path_nodes)
+            found.append((value, Route(
+                train=tid, connections=tuple(chains), hexes=tuple(n[0] for n in path_nodes),
+                revenue=value, revenue_str="-".join(n[0] for n in path_nodes),
+                nodes=tuple(f"{h}-{n}" for h, n in path_nodes)), set(paths)))
+        if len(path_nodes) >= stops_max:
+            return
+        here = path_nodes[-1]
+        if len(path_nodes) > 1 and graph.blocks(here[0], here[1], corp):
+            return
+        for end, chain, seg in _segments(graph, here):
+            if end in path_nodes or seg & paths or seg & used:
+                continue
+            new_hexes = set(chain[1:]) if chain[0] == here[0] else set(chain)
+            if (new_hexes - {here[0]}) & hexes_seen:
+                continue
+            dfs(path_nodes + [end], chains + [chain], paths | seg,
+                hexes_seen | new_hexes)
+
+    for start in starts:
+        dfs([start], [], set(), {start[0]})
+    found.sort(key=lambda x: -x[0])
+    return found
+
+
+Segment = tuple[Node, tuple[str, ...], set[tuple[str, int]]]
+
+
+def _segments(graph: TrackGraph, start: Node) -> list[Segment]:
+    """Track from a stop to each next stop: (end node, hexes, paths)."""
+    out: list[Segment] = []
+    hid, node = start
+    geo = graph.state(hid).geo
+
+    def walk(h: str, p: int, came: int, hexes: list[str], paths: set[tuple[str, int]]) -> None:
+        if (h, p) in paths or len(paths) > 40:
+            return
+        paths = paths | {(h, p)}
+        g = graph.state(h).geo
+        a, b = g.ends[p]
+        other = b if a == came else a
+        if other >= NODE:
+            n = other - NODE
+            if g.kinds[n] is NodeKind.JUNCTION:
+                for q in g.node_paths[n]:
+                    if q != p:
+                        walk(h, q, other, hexes, paths)
+                return
+            if (h, n) != start:
+                out.append(((h, n), tuple(hexes), paths))
+            return
+        for nid, q in graph.links(h, other):
+            walk(nid, q, opposite(other), hexes + [nid] if hexes[-1] != nid else hexes, paths)
+
+    for p in geo.node_paths[node]:
+        walk(hid, p, NODE + node, [hid], set())
+    return out
