@@ -141,6 +141,8 @@ class ActionPanel(QWidget):
         self._buttons: dict[str, QPushButton] = {}
         self._spins: dict[str, QSpinBox | None] = {}
         self._combos: dict[str, QComboBox | None] = {}
+        self._current: dict[str, Choice] = {}
+        self._keys: tuple[object, ...] = ()
         layout = QVBoxLayout(self)
         self.who = QLabel("No game")
         big = QFont()
@@ -233,6 +235,11 @@ class ActionPanel(QWidget):
         widget.show()
 
     def _build_choices(self, choices: tuple[Choice, ...]) -> None:
+        keys = tuple((c.label, c.group, c.spin, c.options) for c in choices)
+        self._current = {c.label: c for c in choices}
+        if keys == self._keys:
+            return  # same form: keep the widgets (and what the player typed)
+        self._keys = keys
         old = self._groups
         self._groups = QWidget()
         groups_layout = QVBoxLayout(self._groups)
@@ -282,7 +289,8 @@ class ActionPanel(QWidget):
                 value = spin.value()
             elif combo is not None:
                 value = str(combo.currentData())
-            self._session.submit(choice.make(value))
+            current = self._current.get(choice.label, choice)
+            self._session.submit(current.make(value))
 
         button.clicked.connect(fire)
         self._buttons[choice.label] = button

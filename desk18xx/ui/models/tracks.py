@@ -101,7 +101,27 @@ class TrackOptions:
 
     def hexes(self) -> list[str]:
         """Hexes where at least one tile may be laid now."""
-        return [h for h in sorted(self._reach) if self.legal(h)]
+        return [h for h in sorted(self._reach) if self.any_legal(h)]
+
+    def any_legal(self, hex_id: str) -> bool:
+        """True when some tile fits ``hex_id`` (stops at the first one found)."""
+        if hex_id in self._cache:
+            return bool(self._cache[hex_id])
+        if hex_id not in self._reach or hex_id in self._blocked:
+            return False
+        if not self._lite and any(b != self._corp for b in self._map.hex(hex_id).blockers):
+            return False
+        reach = self._reach[hex_id]
+        edges = reach if reach or not self._lite else None
+        for name, entry in self._map.manifest.items():
+            if entry.tile.color not in self._colors or self.left(name) <= 0:
+                continue
+            try:
+                if upgrades.legal_rotations(self._map, hex_id, entry.tile, self._rules, edges):
+                    return True
+            except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
+                return False
+        return False
 
     def legal(self, hex_id: str) -> dict[str, tuple[int, ...]]:
         """Tile name -> legal rotations on ``hex_id``."""
@@ -145,13 +165,7 @@ class TrackOptions:
 
     def tray(self, hex_id: str | None) -> list[TileChoice]:
         """Every tile of the phase colours, usable on ``hex_id`` or greyed with a reason."""
-        if hex_id:
-            legal = self.legal(hex_id)
-        else:  # usable somewhere: drag it onto a highlighted hex
-            legal = {}
-            for h in self.hexes():
-                for name, rots in self.legal(h).items():
-                    legal.setdefault(name, rots)
+        legal = self.legal(hex_id) if hex_id else {}
         out: list[TileChoice] = []
         for name, entry in self._map.manifest.items():
             tile = entry.tile
@@ -159,10 +173,10 @@ class TrackOptions:
                 continue
             left = self.left(name)
             rots = legal.get(name, ())
+            if hex_id is None and left > 0:
+                rots = (0,)  # checked when dropped on a hex
             if left <= 0:
                 reason = "none left"
-            elif not rots and hex_id is None:
-                reason = "fits no hex the company can reach"
             elif not rots:
                 reason = f"does not fit {hex_id}"
             else:
