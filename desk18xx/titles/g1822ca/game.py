@@ -783,6 +783,17 @@ class G1822CA(Game):
             self.exchange_tokens[corp] += 1
         self.close_company(R.TOKEN_SWAP)
 
+    def can_run_route(self, corp: str) -> bool:
+        """Some stop besides its own token cities is reachable (18xx ``route_info``)."""
+        from desk18xx.engine.map.graph import graph_for
+        from desk18xx.engine.tiledef import NodeKind
+
+        board = self.map
+        reach = graph_for(board).reach(corp)
+        stops = [(h, n) for h, n in reach.nodes
+                 if board.hex(h).geo.kinds[n] is not NodeKind.JUNCTION]
+        return len(stops) >= 2
+
     def can_token_somewhere(self, corp: str) -> bool:
         """A reachable city with a free slot (18xx ``graph.can_token?``), approximately."""
         try:

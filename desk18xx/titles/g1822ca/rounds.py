@@ -213,37 +213,3 @@ class OperatingRound(Round):
     def current(self) -> str:
         """The operating company."""
         return self.entities[self.entity_index]
-
-    def process(self, game: Game, action: Action) -> None:
-        """Route ``action`` after letting soft steps give way (see :meth:`flush_soft`)."""
-        self.flush_soft(game, action)
-        if self.is_finished(game) and not game.finished:
-            game.after_action()
-            if game.round is not self and game.round is not None:
-                game.round.process(game, action)
-                return
-        super().process(game, action)
-
-    def flush_soft(self, game: Game, action: Action) -> None:
-        """Give way: steps that only *might* block pass when ``action`` is not for them.
-
-        Some blocking conditions depend on details this engine does not model
-        exactly (18xx.games' graph search for a token slot, train prices from
-        other companies); such steps are ``soft``.  When the next action does
-        not fit a soft step it is passed, as 18xx.games would have skipped it.
-        """
-        for _ in range(4 * len(self.steps) * max(1, len(self.entities))):
-            if game.finished:
-                return
-            step = self.active_step(game)
-            if step is None or not getattr(step, "soft", False):
-                return
-            if type(action) in step.legal(game, action.entity):
-                return
-            step.pass_(game)
-            self.skip_steps(game)
-            if self.active_step(game) is None:
-                if self.entity_index >= len(self.entities) - 1:
-                    g(game).finish_turn(self.entities[self.entity_index])
-                    return
-                self.next_entity(game)

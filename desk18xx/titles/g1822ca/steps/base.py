@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from desk18xx.engine.round import Step
 
@@ -22,9 +22,6 @@ def g(game: Game) -> G1822CA:
 
 class OrStep(Step):
     """A step of the operating round; its entity is the operating company."""
-
-    soft: ClassVar[bool] = False
-    """True when the blocking test may over-report (see ``OperatingRound.flush_soft``)."""
 
     def orr(self) -> OperatingRound:
         """The operating round."""

@@ -312,8 +312,6 @@ class DestinationToken(OrStep):
 class TokenStep(OrStep):
     """Place one station token, $100 (RB 5.8)."""
 
-    soft = True
-
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         gm = g(game)
         if entity == R.TOKEN_SWAP:
@@ -356,10 +354,8 @@ class TokenStep(OrStep):
 class RouteStep(OrStep):
     """Run trains; revenue as recorded (RB 5.9; Pullman and grain via ``choose``).
 
-    Soft: 18xx.games skips the step when its graph finds no route at all.
+    Skipped when no route is possible at all (18xx ``can_run_route?``).
     """
-
-    soft = True
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         gm = g(game)
@@ -369,6 +365,8 @@ class RouteStep(OrStep):
         if not trains:
             return ()
         if gm.is_minor(entity) and all(t.name == R.E_TRAIN for t in trains):
+            return ()
+        if not any(t.name in R.LOCAL_TRAINS for t in trains) and not gm.can_run_route(entity):
             return ()
         return (RunRoutes, Choose)
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from desk18xx.engine.actions import Action, BuyTrain, Pass, SellShares
 from desk18xx.engine.errors import IllegalAction
@@ -99,8 +99,6 @@ def can_buy_train(gm: G1822CA, corp: str) -> bool:
 
 class BuyTrainStep(OrStep):
     """Buy trains (RB 5.10); forced purchase with director's money and loans (RB 5.15)."""
-
-    soft: ClassVar[bool] = True
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         gm = g(game)
