@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, Qt
+from PySide6.QtCore import QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -51,8 +51,8 @@ def _application(argv: list[str]) -> QApplication:
 def run_app(file: str | None, screenshot: str | None = None) -> int:
     """Open the main window (on ``file`` if given) and run until it closes.
 
-    Without a file the window starts a 4-player 1867 game so the board and the
-    first decision are on screen at once; Game > New game picks another.
+    Without a file the window shows a 4-player 1867 game and asks at once for
+    the game to play (title, players, seed); cancelling keeps the 1867 game.
 
     Args:
         file: an 18xx.games export to open, or ``None``.
@@ -81,7 +81,8 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
         session.new_game(GameSetup("1867", (("1", "Alice"), ("2", "Bob"), ("3", "Carol"),
                                             ("4", "Dave")), seed=1867))
     window = MainWindow(session, restore_layout=screenshot is None)
-    window.resize(*SCREENSHOT_SIZE)
+    if screenshot is not None or not window.layout_restored:
+        window.resize(*SCREENSHOT_SIZE)
     if screenshot is not None:
         window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
         window.show()
@@ -97,7 +98,9 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
     window.show()
     from desk18xx.ui.files import start_autosave
 
-    start_autosave(window.files, session, restore=file is None)
+    restored = start_autosave(window.files, session, restore=file is None)
     if error is not None:
         window.statusBar().showMessage(error)
+    if file is None and not restored:
+        QTimer.singleShot(0, window.new_game)  # choose title, players and seed first
     return app.exec()

@@ -116,8 +116,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Ready")
         self._connect_signals()
         self._default_state = self.saveState(LAYOUT_VERSION)
-        if restore_layout:
-            self.restore_layout()
+        self.layout_restored = restore_layout and self.restore_layout()
+        """True when a remembered window layout was applied."""
         if session.has_game:
             self._game_replaced()
             self._state_changed(len(session.actions()))
@@ -218,15 +218,15 @@ class MainWindow(QMainWindow):
         s.setValue("window/state", self.saveState(LAYOUT_VERSION))
 
     def restore_layout(self) -> bool:
-        """Apply the remembered layout, if any."""
+        """Apply the remembered geometry and docks, if any; True when the geometry was."""
         s = self.settings()
         geometry = s.value("window/geometry")
         state = s.value("window/state")
         ok = False
         if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+            ok = self.restoreGeometry(geometry)
         if isinstance(state, QByteArray):
-            ok = self.restoreState(state, LAYOUT_VERSION)
+            self.restoreState(state, LAYOUT_VERSION)
         return ok
 
     def reset_layout(self) -> None:

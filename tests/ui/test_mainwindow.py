@@ -101,3 +101,15 @@ def test_an_1822ca_board_is_drawn(qtbot) -> None:  # type: ignore[no-untyped-def
     assert scene is not None and len(scene.hex_ids()) > 200
     assert win.tiles_model.rowCount() > 20
     assert win.action_panel.who.text().endswith("to act")
+
+
+def test_hovering_a_hex_explains_it(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QPointF
+
+    from desk18xx.engine.map import hexgrid
+
+    view = window.map_view
+    x, y = hexgrid.center(hexgrid.parse_hex("L12"), view.hex_size())
+    with qtbot.wait_signal(view.hex_hovered):
+        qtbot.mouseMove(view.viewport(), view.mapFromScene(QPointF(x, y)))
+    assert "Montreal" in view.toolTip()

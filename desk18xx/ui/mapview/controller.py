@@ -19,7 +19,7 @@ from desk18xx.engine.game import Game
 from desk18xx.ui.actionpanel import ActionPanel
 from desk18xx.ui.mapview.overlays import city_slot_centres, hex_centre
 from desk18xx.ui.mapview.view import MapView
-from desk18xx.ui.models.board import board_view
+from desk18xx.ui.models.board import board_view, hex_summary
 from desk18xx.ui.models.choices import TurnInfo
 from desk18xx.ui.models.routes import (
     TrainRoute,
@@ -74,6 +74,7 @@ class MapController(QObject):
         self._view.rotate_requested.connect(self.rotate)
         self._view.confirm_requested.connect(self.confirm)
         self._view.cancel_requested.connect(self.cancel)
+        self._view.hex_hovered.connect(self._hovered)
         self._panel.tray.tile_chosen.connect(self.choose_tile)
         self._panel.rotate_button.clicked.connect(lambda: self.rotate(1))
         self._panel.confirm_button.clicked.connect(self.confirm)
@@ -145,6 +146,16 @@ class MapController(QObject):
             self._routes = []
             self._route_box.setVisible(False)
             self._view.set_routes(())
+
+    def _hovered(self, hex_id: str) -> None:
+        if not hex_id or not self._session.has_game:
+            self._view.setToolTip("")
+            return
+        game = self._history or self._session.game
+        text = hex_summary(game, hex_id)
+        if self._track is not None and self._history is None and self._track.any_legal(hex_id):
+            text += " · click to build here"
+        self._view.setToolTip(text)
 
     # -- track -----------------------------------------------------------------------------
     def click_hex(self, hex_id: str) -> None:

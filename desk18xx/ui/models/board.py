@@ -137,3 +137,32 @@ def tile_counts(game: Game) -> list[tuple[str, str, int | None]]:
         left = None if entry.count is None else lite.copies_left(name)
         out.append((name, entry.tile.color.value, left))
     return out
+
+
+def hex_summary(game: Game, hex_id: str) -> str:
+    """One line about a hex for a tooltip: id, name, tile and tokens."""
+    board: object = game.board
+    if isinstance(board, mboard.Board):
+        st = board.hex(hex_id)
+        hex_def = board.hex_def(hex_id)
+        tile, printed = st.tile, st.printed
+        tokens = [t.corp for slots in st.tokens for t in slots if t is not None]
+    else:
+        lite = game.board
+        if lite is None or hex_id not in lite.placed:
+            return hex_id
+        placed = lite.placed[hex_id]
+        hex_def = lite.hexdefs[hex_id]
+        tile, printed = placed.tile, placed.printed
+        tokens = [t if t != _NEUTRAL else "CN" for slots in lite.tokens.get(hex_id, [])
+                  for t in slots if t is not None]
+    parts = [hex_id]
+    if hex_def.location_name:
+        parts.append(hex_def.location_name)
+    parts.append("printed" if printed else f"tile {tile.name}")
+    cost = sum(u.cost for u in tile.upgrades)
+    if cost:
+        parts.append(f"terrain ${cost}")
+    if tokens:
+        parts.append("tokens " + ", ".join(tokens))
+    return " · ".join(parts)
