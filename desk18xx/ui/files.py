@@ -277,7 +277,8 @@ class FileActions(QObject):
         self.path = None  # "Save" asks: the mail file is not yours to overwrite
         try:
             self.pbem_folder().mkdir(parents=True, exist_ok=True)
-            save_game(copy, saved.header, saved.actions, saved.state_digest, notes=saved.notes)
+            save_game(copy, saved.header, saved.actions, saved.state_digest,
+                      notes=known.notes if known is not None else None)  # yours, not theirs
         except (OSError, ValueError) as error:
             self._status(f"Could not keep a copy of this game: {error}")
         self._status(move.history.message())
