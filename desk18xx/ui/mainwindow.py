@@ -31,7 +31,7 @@ from desk18xx.ui.docks.market import MarketWidget
 from desk18xx.ui.files import FileActions
 from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
-from desk18xx.ui.models.board import corp_colors, tile_counts
+from desk18xx.ui.models.board import corp_colors, destinations, tile_counts
 from desk18xx.ui.models.choices import TurnInfo, turn_info
 from desk18xx.ui.models.log import LogModel, log_entries
 from desk18xx.ui.models.market import market_cells
@@ -109,6 +109,7 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self._info: TurnInfo | None = None
         self._colors: dict[str, tuple[str, str]] = {}
+        self._destinations: dict[str, str] = {}
         self._was_finished = False
         self._build_docks()
         self.files = FileActions(session, self)  # Save, e-mail, 18xx.games, autosave
@@ -287,8 +288,9 @@ class MainWindow(QMainWindow):
             return
         try:
             self._colors = corp_colors(setup.title)
+            self._destinations = destinations(setup.title)
         except Exception:  # noqa: BLE001 - colours are cosmetic
-            self._colors = {}
+            self._colors, self._destinations = {}, {}
         self._was_finished = self.session.game.finished
         names = ", ".join(p[1] for p in setup.players)
         self.setWindowTitle(f"desk18xx — {setup.title} — {names}")
@@ -301,7 +303,8 @@ class MainWindow(QMainWindow):
         self.action_panel.show_turn(info)
         self.controller.refresh(info)
         self.players_model.set_rows(player_rows(game, info.entity))
-        self.corps_model.set_rows(corp_rows(game, self._colors, info.entity))
+        self.corps_model.set_rows(corp_rows(game, self._colors, info.entity,
+                                            self._destinations))
         self.bank_model.set_rows(bank_rows(game))
         self.privates_model.set_rows(company_rows(game))
         cells = market_cells(game, self._colors)

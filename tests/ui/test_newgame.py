@@ -41,8 +41,10 @@ def test_grid_market_option_and_names(qtbot) -> None:  # type: ignore[no-untyped
     dialog.name_edits[0].setText("Ann")
     dialog.name_edits[1].setText("")
     setup = dialog.setup()
-    assert setup.options == ("grid_market",)
+    assert setup.options == ("grid_market", "compat_18xxgames")  # two players: 18xx.games
     assert setup.players == (("1", "Ann"), ("2", "Player 2"))
+    dialog.count.setValue(3)
+    assert dialog.setup().options == ("grid_market",)
 
 
 def test_seed_is_random_by_default_and_editable(qtbot) -> None:  # type: ignore[no-untyped-def]

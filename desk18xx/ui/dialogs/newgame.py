@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -41,6 +42,8 @@ TITLE_CHOICES: tuple[TitleChoice, ...] = (
     TitleChoice("1822CA ERS", "1822CA Eastern Regional Scenario", 2, 7),
     TitleChoice("1822CA WRS", "1822CA Western Regional Scenario", 2, 7),
 )
+#: 1867 with two players exists only as 18xx.games' variant (its rule quirks on).
+TWO_PLAYER_OPTION = "compat_18xxgames"
 DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace")
 MAX_SEED = 2**31 - 1
 
@@ -64,6 +67,9 @@ class NewGameDialog(QDialog):
         form.addRow("Optional rules", self._options_widget)
         self.count = QSpinBox()
         form.addRow("Players", self.count)
+        self.count_note = QLabel("")
+        self.count_note.setWordWrap(True)
+        form.addRow("", self.count_note)
         self.name_edits: list[QLineEdit] = []
         self._names = QWidget()
         names_layout = QVBoxLayout(self._names)
@@ -117,6 +123,10 @@ class NewGameDialog(QDialog):
     def _count_changed(self, n: int) -> None:
         for i, edit in enumerate(self.name_edits):
             edit.setVisible(i < n)
+        two = self.choice().id == "1867" and n == 2
+        self.count_note.setText("Two players: the 18xx.games two-player variant "
+                                "(1867 rules §14)." if two else "")
+        self.count_note.setVisible(two)
 
     def setup(self) -> GameSetup:
         """The game described by the dialog."""
@@ -125,4 +135,6 @@ class NewGameDialog(QDialog):
                  enumerate(self.name_edits[:n])]
         players = tuple((str(i + 1), name) for i, name in enumerate(names))
         options = tuple(k for k, box in self.option_boxes.items() if box.isChecked())
+        if self.choice().id == "1867" and n == 2:
+            options += (TWO_PLAYER_OPTION,)
         return GameSetup(self.choice().id, players, self.seed.value(), options)

@@ -38,6 +38,15 @@ def _bases(title: str) -> dict[str, StaticHex]:
     return {h: starting_hex(d, marks) for h, d in title_data(title).hexes.items()}
 
 
+def destinations(title: str) -> dict[str, str]:
+    """Corporation id -> its destination hex (1822CA majors)."""
+    out = {}
+    for corp in title_data(title).corporations:
+        if corp.destination is not None:
+            out[corp.sym] = corp.destination.hex
+    return out
+
+
 def corp_colors(title: str) -> dict[str, tuple[str, str]]:
     """Corporation id -> (fill, text colour) as on its charter."""
     return {k: (m.fill, m.text) for k, m in _marks(title).items()}

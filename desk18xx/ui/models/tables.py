@@ -99,7 +99,7 @@ class RowsModel(QAbstractTableModel):
 # -- rows read from a game -------------------------------------------------------------
 PLAYER_HEADERS = ("Player", "Cash", "Certs", "Value", "Privates", "Shares")
 CORP_HEADERS = ("Company", "Owner", "Price", "Cash", "Trains", "Tokens", "Treasury",
-                "Pool", "Loans", "Privates")
+                "Pool", "Loans", "Privates", "Destination")
 BANK_HEADERS = ("Item", "Value")
 
 
@@ -125,7 +125,8 @@ def player_rows(game: Game, acting: str | None = None) -> list[Row]:
 
 
 def corp_rows(game: Game, colors: dict[str, tuple[str, str]],
-              acting: str | None = None) -> list[Row]:
+              acting: str | None = None,
+              destinations: dict[str, str] | None = None) -> list[Row]:
     """Started companies: owner, price, cash, trains, tokens, shares, loans, privates."""
     out = []
     for cid, corp in game.corps.items():
@@ -143,7 +144,8 @@ def corp_rows(game: Game, colors: dict[str, tuple[str, str]],
         name = cid if cid != acting else f"▶ {cid}"
         out.append(Row((name, game.name_of(owner) if owner else "", price,
                         f"${game.cash.get(cid, 0)}", trains, f"{left}/{len(corp.tokens)}",
-                        f"{treasury}%", f"{pool}%", str(corp.loans), privates),
+                        f"{treasury}%", f"{pool}%", str(corp.loans), privates,
+                        (destinations or {}).get(cid, "")),
                        background=fill, foreground=text,
                        tooltip=f"{corp.name} ({corp.kind.value})"))
     return out
