@@ -744,7 +744,7 @@ class G1822CA(Game):
                 and c.owner == corp and self.exchange_tokens.get(corp, 0) > 0)
 
     def winnipeg_token(self, corp: str, city_id: str, slot: int | None) -> None:
-        """P10: an exchange token into a Winnipeg city, free, extra slot if full."""
+        """P10: an exchange token into a Winnipeg city, free, beside its slots (RB 6.1.1)."""
         hex_id, city = self.map.parse_city_id(city_id)
         if hex_id != "N16":
             raise IllegalAction("P10 places its token in Winnipeg (N16)")
@@ -754,7 +754,8 @@ class G1822CA(Game):
         self.exchange_tokens[corp] -= 1
         tok = Token(0, hex_id, city)
         self.corps[corp].tokens.append(tok)
-        self.map.place_token(hex_id, city, corp, slot=slot, cheater=True)
+        # 18xx.games: the ability's token goes beside the slots (``extra_slot: true``)
+        self.map.place_token(hex_id, city, corp, extra=True)
         self.close_company(R.WINNIPEG_TOKEN)
 
     def token_swap_choices(self, corp: str) -> list[str]:
