@@ -28,7 +28,7 @@ from desk18xx.engine.game import GameSetup
 from desk18xx.engine.log import LogError, effective_actions
 from desk18xx.engine.variations import ROOT_ID, Node, TreeError, VariationTree, tree_from_log
 from desk18xx.io.import_18xxgames import ExportFormatError, load_export
-from desk18xx.io.savechain import link_hash, setup_hash
+from desk18xx.io.savechain import link_hash
 from desk18xx.io.savefile import (
     SavedGame,
     SaveFormatError,
@@ -64,20 +64,10 @@ class LoadedStudy:
         return self.saved.header
 
 
-def _setup_mapping(header: SaveHeader) -> dict[str, Any]:
-    return {
-        "title": header.title,
-        "variant": header.variant,
-        "options": list(header.options),
-        "players": [{"id": p.id, "name": p.name} for p in header.players],
-        "seed": header.seed,
-    }
-
-
 def study_section(header: SaveHeader, tree: VariationTree) -> dict[str, Any]:
     """The ``study`` section of a save: the tree's plain data with node hashes."""
     data = tree.to_data()
-    hashes: dict[int, str] = {ROOT_ID: setup_hash(_setup_mapping(header))}
+    hashes: dict[int, str] = {ROOT_ID: header.identity()}
     nodes: list[dict[str, Any]] = []
     for entry in data["nodes"]:
         node_hash = link_hash(hashes[entry["parent"]], entry["action"])
@@ -148,7 +138,7 @@ def _tree(saved: SavedGame, source: str) -> VariationTree:
     nodes = study.get("nodes")
     if not isinstance(nodes, list):
         raise SaveFormatError(source, "study.nodes", "must be a list")
-    hashes: dict[int, str] = {ROOT_ID: setup_hash(_setup_mapping(saved.header))}
+    hashes: dict[int, str] = {ROOT_ID: saved.header.identity()}
     for index, entry in enumerate(nodes):
         where = f"study.nodes[{index}]"
         if not isinstance(entry, dict):

@@ -74,26 +74,18 @@ def _load_flow_lines(text: str) -> Any:
     values: list[Any] = []
 
     def swap(match: re.Match[str]) -> str:
+        """``<prefix>{json}`` or a save entry ``- hash: '…'\n  action: {json}``."""
+        entry = match.re is _ENTRY
         try:
-            value = json.loads(match.group(2))
+            value = json.loads(match.group(3 if entry else 2))
         except ValueError:
             return match.group(0)
         if not isinstance(value, dict) or _has_float(value):
             return match.group(0)
-        values.append(value)
+        values.append({"hash": match.group(2), "action": value} if entry else value)
         return match.group(1) + _PLACEHOLDER.format(len(values) - 1)
 
-    def swap_entry(match: re.Match[str]) -> str:  # a save's "- hash: '…'\n  action: {…}"
-        try:
-            value = json.loads(match.group(3))
-        except ValueError:
-            return match.group(0)
-        if not isinstance(value, dict) or _has_float(value):
-            return match.group(0)
-        values.append({"hash": match.group(2), "action": value})
-        return match.group(1) + _PLACEHOLDER.format(len(values) - 1)
-
-    skeleton = _FLOW_LINE.sub(swap, _ENTRY.sub(swap_entry, text))
+    skeleton = _FLOW_LINE.sub(swap, _ENTRY.sub(swap, text))
     if len(values) < 8:
         return _NO_FAST_PATH
     document = yaml.load(skeleton, Loader=BaseLoader)
