@@ -1003,6 +1003,8 @@ class G1822CA(Game):
             print(f"subsidy {corp}: ours {subsidy} recorded {orr.recorded_subsidy}")
         n = self.total_shares(corp)
         extra = self.find_extra_train(corp, orr) if orr.extra_choice else None
+        if extra is not None and orr.extra_choice == kind and not self.config.compat_18xxgames:
+            extra = None  # RB p.33: both halves are added together before halving
         parts = [(revenue, kind)]
         if extra is not None and orr.extra_choice is not None:
             extra_rev = orr.routes_revenue[extra]

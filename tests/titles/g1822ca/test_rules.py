@@ -209,3 +209,36 @@ def test_second_e_train_must_be_discarded_in_rulebook_mode() -> None:
             g.set_variant(g.trains[tid], "E")
             g.give_train(g.trains[tid], "GT")
         assert g.crowded("GT") is crowded
+
+
+def test_special_train_half_pay_rounding_by_mode() -> None:
+    for compat, kept in ((True, 20), (False, 30)):
+        g = new_game(compat=compat)
+        float_major(g, "GT", 100, "100")
+        for s in g.ipo_shares("GT"):
+            s.owner = "101"  # no treasury dividends in this test
+        for tid in ("2P-0", "3-0"):
+            g.trains[tid].owner = DEPOT
+            g.give_train(g.trains[tid], "GT")
+        orr = _or_with_revenue(g, "GT", {"2P-0": 35, "3-0": 35})
+        orr.extra_choice = "half"
+        g.pay_dividend("GT", "half", orr)
+        # 18xx.games halves 35 and 35 apart (10 + 10 kept); RB p.33 adds them first (30)
+        assert g.cash["GT"] == kept
+
+
+def test_first_turn_l_from_the_pool_in_rulebook_mode() -> None:
+    import dataclasses
+
+    from desk18xx.engine.state import POOL
+    from desk18xx.titles.g1822ca.steps.operating import FirstTurnHousekeeping
+
+    g = replay_prefix(ERS, 114)  # minor 11 opens OR 1 with its first-turn purchase
+    assert g.round is not None
+    step = next(s for s in g.round.steps if isinstance(s, FirstTurnHousekeeping))
+    pool_l = g.trains["L-13"]
+    g.depot.remove(pool_l.id)
+    pool_l.owner = POOL
+    assert [t.id for t in step.offers(g)] == ["L-0"]
+    g.config = dataclasses.replace(g.config, compat_18xxgames=False)
+    assert [t.id for t in step.offers(g)] == ["L-0", "L-13"]

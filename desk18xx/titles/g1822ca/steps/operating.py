@@ -25,7 +25,7 @@ from desk18xx.engine.actions import (
     SellShares,
 )
 from desk18xx.engine.errors import IllegalAction
-from desk18xx.engine.state import BANK, POOL
+from desk18xx.engine.state import BANK, POOL, Train
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.shares import issue_shares, redeem_shares
 from desk18xx.titles.g1822ca.steps.base import OrStep, g
@@ -72,22 +72,41 @@ class FirstTurnHousekeeping(OrStep):
             return ()
         if gm.operating_history.get(entity, 0) > 0:
             return ()
-        t = gm.upcoming()
-        if t is None or gm.train_base[t.id] != "L" or gm.cash[entity] < t.price:
+        if not self.offers(game):
             return ()
         if len(gm.real_trains(entity)) >= gm.train_limit(entity):
             return ()
         return (BuyTrain, Pass)
 
+    def offers(self, game: Game) -> list[Train]:
+        """L-trains the minor can afford: the next depot train if it is an L, and in
+        rulebook mode also pool L-trains (RB 5.5.3; supplement §14.7)."""
+        gm = g(game)
+        cash = gm.cash[self.corp()]
+        out = []
+        t = gm.upcoming()
+        if t is not None and gm.train_base[t.id] == "L" and cash >= t.price:
+            out.append(t)
+        if not gm.config.compat_18xxgames:
+            out.extend(p for p in gm.trains.values()
+                       if p.owner == POOL and p.name == "L" and cash >= p.price)
+        return out
+
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
         if isinstance(action, BuyTrain):
-            t = gm.upcoming()
-            assert t is not None
+            offers = self.offers(game)
+            pool = [t for t in offers if t.id == action.train and t.owner == POOL]
+            # 18xx.games records "L-0" and gives the next depot L (export doc §6.6)
+            t = pool[0] if pool else next((t for t in offers if t.owner != POOL), None)
+            if t is None:
+                raise IllegalAction("no L-train on offer")
             price = action.price or t.price
+            from_depot = t.owner != POOL
             gm.transfer(action.entity, BANK, price)
             gm.give_train(t, action.entity)
-            gm.train_bought(t)
+            if from_depot:
+                gm.train_bought(t)
         elif not isinstance(action, Pass):
             raise IllegalAction(f"cannot {action.type} now")
         self.pass_(game)
