@@ -67,7 +67,12 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
 
     session = GameSession()
     error: str | None = None
-    if file is not None:
+    email_move = False  # a mail attachment of an e-mail game: show what happened first
+    if file is not None and screenshot is None:
+        from desk18xx.ui.files import is_email_move
+
+        email_move = is_email_move(file)
+    if file is not None and not email_move:
         try:
             session.load(file)
         except (OSError, ValueError, KeyError) as exc:
@@ -101,6 +106,8 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
     restored = start_autosave(window.files, session, restore=file is None)
     if error is not None:
         window.statusBar().showMessage(error)
-    if file is None and not restored:
+    if email_move:
+        QTimer.singleShot(0, lambda: window.files.open_email_move(file))
+    elif file is None and not restored:
         QTimer.singleShot(0, window.new_game)  # choose title, players and seed first
     return app.exec()

@@ -58,6 +58,21 @@ _LOAD_ERRORS = (OSError, ValueError, KeyError)
 ValueErrors)."""
 
 
+PBEM_FOLDER = "pbem"
+"""Subfolder of the user data folder holding your copy of each e-mail game."""
+
+
+def is_email_move(path: str, data: Path | None = None) -> bool:
+    """True for a save of a game you keep an e-mail copy of: open it with
+    `FileActions.open_email_move`, which shows what happened since your last action."""
+    try:
+        header = load_save(path).header
+    except (SaveFormatError, OSError):
+        return False
+    folder = (data if data is not None else data_dir()) / PBEM_FOLDER
+    return local_copy(folder, header).is_file()
+
+
 def header_of(setup: GameSetup) -> SaveHeader:
     """The save header of a session's setup."""
     return SaveHeader(setup.title, tuple(SavedPlayer(pid, name) for pid, name in setup.players),
@@ -201,7 +216,7 @@ class FileActions(QObject):
     # -- play by e-mail -----------------------------------------------------------------------
     def pbem_folder(self) -> Path:
         """Where your own copies of e-mail games are kept."""
-        return self.data / "pbem"
+        return self.data / PBEM_FOLDER
 
     def _me(self, header: SaveHeader, ask: bool = True) -> str | None:
         key = f"pbem/{game_identity(header)}"
@@ -408,4 +423,4 @@ def offer_restore(parent: QWidget | None, session: GameSession, folder: Path,
     return restored
 
 
-__all__ = ["FileActions", "header_of", "offer_restore", "start_autosave"]
+__all__ = ["FileActions", "header_of", "is_email_move", "offer_restore", "start_autosave"]

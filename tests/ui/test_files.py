@@ -17,7 +17,7 @@ from desk18xx.io.pbem import History
 from desk18xx.io.replaying import digest_of, open_save
 from desk18xx.io.savefile import dump_save
 from desk18xx.ui.dialogs.pbem import MailDialog, ReceivedMoveDialog
-from desk18xx.ui.files import FileActions, header_of, offer_restore
+from desk18xx.ui.files import FileActions, header_of, is_email_move, offer_restore
 from desk18xx.ui.session import GameSession
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -123,6 +123,10 @@ def test_two_players_exchange_moves_through_the_menus(
     qtbot.addWidget(view)
     assert len(view.highlighted()) == 1 and "Ann" in view.highlighted()[0]
 
+    assert is_email_move(str(sent.path), data=tmp_path / "ann")  # Ann keeps a copy
+    assert is_email_move(str(sent.path), data=tmp_path / "bob")  # Bob now too
+    assert not is_email_move(str(sent.path), data=tmp_path / "cy")
+    assert not is_email_move(str(tmp_path / "missing.d18xx"), data=tmp_path / "ann")
     play(bob, 1, seed=2)
     back = bob_files.save_for_email(str(mail))
     assert back is not None
