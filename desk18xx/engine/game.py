@@ -94,6 +94,8 @@ class Game:
         self.end_reason: str | None = None
         self.log: list[str] = []
         self.actions_applied = 0
+        self.pending_restore: Game | None = None
+        """A snapshot to return to after the current action (rule-driven undo)."""
 
     # -- identity ------------------------------------------------------------------------
     def player(self, pid: str) -> Player:
@@ -318,6 +320,14 @@ class Game:
             raise IllegalAction("no round")
         self.round.process(self, action)
         self.actions_applied += 1
+        restore = self.pending_restore
+        if restore is not None:
+            # a rule undid part of the game (1867 card: "A merge leaving no president is
+            # undone"); done here, once no step of the old state is still running
+            applied = self.actions_applied
+            self.__dict__.update(restore.__dict__)
+            self.pending_restore = None
+            self.actions_applied = applied
         self.after_action()
 
     def after_action(self) -> None:

@@ -191,6 +191,8 @@ class MergerRound(Round):
         self.dealing_players: list[str] = []
         self.dealing_multiple: list[str] = []
         self.removing_tokens: list[str] = []
+        self.pre_merge: Game | None = None
+        """The game before the current merge began (card mode: undone without president)."""
         super().__init__(game, MERGER_ROUND, round_num)
 
     def select_entities(self, game: Game) -> list[str]:
@@ -208,6 +210,7 @@ class MergerRound(Round):
         if self.active_step(game) is not None:
             return
         self.converted = None
+        self.pre_merge = None
         for p in game.players:
             p.passed = False
         self.next_entity(game)

@@ -57,3 +57,29 @@ def test_card_mode_asks_the_other_owners_to_consent() -> None:
         step = game.round.active_step(game)  # type: ignore[union-attr]
         merging = getattr(step, "merging", None) or []
         assert ("CA" in merging) is joined and "CV" in merging
+
+
+def test_card_mode_undoes_a_merge_that_leaves_no_president() -> None:
+    import dataclasses
+
+    from desk18xx.engine.actions import Choose, Merge, Pass
+
+    game = replay_prefix("hs_ahjzadkh_19792.json", 207)
+    game.config = dataclasses.replace(game.config, compat_18xxgames=False)
+    money = game.total_money()
+    owner_ae, owner_ca = game.owner("AE"), game.owner("CA")
+    assert owner_ae and owner_ca and owner_ae != owner_ca
+    game.process(Merge(entity="AE", entity_type="corporation", corporation="CA"))
+    game.process(Choose(entity=owner_ca, choice="consent"))
+    if game.legal_actions().entity == "AE":
+        game.process(Pass(entity="AE"))  # done adding minors
+    game.process(Merge(entity="AE", entity_type="corporation", corporation="ICR"))
+    # nobody buys the second share that would make a president
+    for _ in range(10):
+        la = game.legal_actions()
+        if la.round != "merger" or la.entity in (None, "AE") or "buy_shares" not in la.types:
+            break
+        game.process(Pass(entity=la.entity))
+    assert not game.corps["AE"].closed and not game.corps["CA"].closed
+    assert not game.corps["ICR"].ipoed
+    assert game.legal_actions().entity == "AE" and game.total_money() == money

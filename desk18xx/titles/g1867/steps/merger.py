@@ -206,7 +206,12 @@ class PostMergerShares(Step):
         cid = self.corporation()
         pres = next(s for s in gm.shares.values() if s.corp == cid and s.president)
         if pres.owner == cid:
-            self.broken = True
+            if r.pre_merge is not None and not gm.config.compat_18xxgames:
+                # card: "A merge leaving no president is undone"
+                game.pending_restore = r.pre_merge
+                r.pre_merge = None
+                return
+            self.broken = True  # 18xx.games: "Merge failed ... please undo"
         elif r.merge_type == "merge" and r.dealing_multiple:
             for p in r.dealing_players:
                 game.player(p).passed = False
@@ -347,6 +352,9 @@ class MergeStep(Step):
                 if action.corporation not in self.candidates(game, action.entity):
                     raise IllegalAction(f"cannot merge with {action.corporation}")
                 gm = g(game)
+                if self.merging is None and not gm.config.compat_18xxgames:
+                    mround(self).pre_merge = None
+                    mround(self).pre_merge = game.copy()  # to undo a merge without president
                 other = gm.owner(action.corporation)
                 if not gm.config.compat_18xxgames and other != gm.owner(action.entity) \
                         and other is not None:
