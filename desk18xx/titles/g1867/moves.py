@@ -406,14 +406,17 @@ def _merges(game: G1867, step: MergeStep, entity: str, kind: str) -> list[Action
     out: list[Action] = []
     if step.consent is not None:
         return [Choose(entity=entity, entity_type=kind, choice=c) for c in ("consent", "refuse")]
+    if step.merge_major and not step.feasible(game):
+        return out
     if step.converting or step.merge_major:
         for major in step.majors_available(game)[:3]:
             out.append(Merge(entity=entity, entity_type=kind, corporation=major))
         return out
-    # random play merges only minors of one owner, so the merge always has a president
+    # by 18xx.games' rules a merge without president stays broken, so random play merges
+    # only one owner's minors there; by the card it is undone, so anything goes
     owner = game.owner(entity)
     for c in step.candidates(game, entity):
-        if game.owner(c) == owner:
+        if game.owner(c) == owner or not game.config.compat_18xxgames:
             out.append(Merge(entity=entity, entity_type=kind, corporation=c))
     if step.merging is None and step.can_convert(game, entity) and step.majors_available(game):
         out.append(Convert(entity=entity, entity_type=kind))

@@ -377,7 +377,7 @@ class MergeStep(Step):
                     self.merging = None
             case Pass():
                 if self.merging is not None:
-                    self.merge_major = True
+                    self._close_group(game)
                 else:
                     self.pass_(game)
             case _:
@@ -388,7 +388,27 @@ class MergeStep(Step):
             self.merging = [acting]
         self.merging.append(minor)
         if not self.candidates(game, acting):
-            self.merge_major = True
+            self._close_group(game)
+
+    def _close_group(self, game: Game) -> None:
+        """Done adding minors: name the major next, unless nobody could be president."""
+        self.merge_major = True
+        gm = g(game)
+        r = mround(self)
+        if not self.feasible(game) and not gm.config.compat_18xxgames and r.pre_merge:
+            game.pending_restore = r.pre_merge  # card: such a merge is undone
+            r.pre_merge = None
+
+    def feasible(self, game: Game) -> bool:
+        """Some owner holds two of the minors or can pay the start price (18xx check)."""
+        gm = g(game)
+        assert self.merging is not None
+        prices = [gm.price(c) for c in self.merging]
+        par = gm.market.cells[self._par_cell(game, min(200, max(100, min(prices) + max(
+            prices))))].price
+        owners = [gm.owner(c) for c in self.merging]
+        return any(o is not None and (game.cash[o] >= par or owners.count(o) >= 2)
+                   for o in owners)
 
     def _par_cell(self, game: Game, price: int) -> tuple[int, int]:
         gm = g(game)
