@@ -395,6 +395,18 @@ class Game:
         """Kind of the current round."""
         return None if self.round is None else self.round.kind
 
+    def why_illegal(self, action: Action) -> str | None:
+        """None when ``action`` may be processed now, else the reason a player reads.
+
+        Tries the action on a copy, so this game never changes.
+        """
+        trial = self.copy()
+        try:
+            trial.process(action)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
     def copy(self) -> Game:
         """A snapshot that shares nothing mutable with this game."""
         return _copy.deepcopy(self)

@@ -32,3 +32,17 @@ def test_undo_through_snapshots_matches_full_replay() -> None:
     back.cash[back.players[0].id] += 1
     again = replayer.game_after(actions, 150)
     assert again.cash == fresh.cash
+
+
+def test_why_illegal_leaves_the_game_untouched() -> None:
+    from desk18xx.engine.actions import Bid
+
+    imported = load_export(FIXTURE)
+    game = find_title(imported.title).new_game(import_setup(imported))
+    first = game.legal_actions().entity
+    assert first is not None
+    cash = dict(game.cash)
+    reason = game.why_illegal(Bid(entity=first, company="C&SL", price=5))
+    assert reason is not None and "minimum" in reason
+    assert game.why_illegal(Bid(entity=first, company="C&SL", price=20)) is None
+    assert game.cash == cash and game.companies["C&SL"].owner is None
