@@ -31,26 +31,26 @@ def violations(game: G1867) -> list[str]:
         count = game.board.manifest[name].count
         if count is not None and n > count:
             out.append(f"{n} tiles {name} on the map, only {count} exist")
-    for cid in game.live_corps():
-        if not game.is_major(cid):
-            continue
-        if game.percent_of(POOL, cid) > R.MARKET_SHARE_LIMIT:
-            out.append(f"the pool holds {game.percent_of(POOL, cid)}% of {cid}")
+    holdings: dict[str, dict[str, int]] = {}
+    for share in game.shares.values():
+        per = holdings.setdefault(share.corp, {})
+        per[share.owner] = per.get(share.owner, 0) + share.percent
     pending_discard = game.round is not None and any(
         type(s).__name__ == "DiscardTrains" and s.is_active(game) for s in game.round.steps)
-    if not pending_discard:
-        for cid in game.live_corps():
-            if len(game.corps[cid].trains) > game.train_limit(cid):
-                out.append(f"{cid} has {len(game.corps[cid].trains)} trains")
-    for share in game.shares.values():
-        corp = game.corps[share.corp]
-        if corp.kind is CorpKind.MINOR and share.owner == POOL:
-            out.append(f"a minor certificate ({share.id}) is in the pool")
-    for p in game.players:
-        for cid in game.live_corps():
-            corp = game.corps[cid]
-            if corp.kind is CorpKind.MAJOR and game.percent_of(p.id, cid) > corp.max_ownership:
-                out.append(f"{p.id} holds {game.percent_of(p.id, cid)}% of {cid}")
+    players = game.player_ids
+    for cid in game.live_corps():
+        corp = game.corps[cid]
+        per = holdings.get(cid, {})
+        if corp.kind is CorpKind.MAJOR:
+            if per.get(POOL, 0) > R.MARKET_SHARE_LIMIT:
+                out.append(f"the pool holds {per[POOL]}% of {cid}")
+            for holder, pct in per.items():
+                if holder in players and pct > corp.max_ownership:
+                    out.append(f"{holder} holds {pct}% of {cid}")
+        elif per.get(POOL, 0):
+            out.append(f"a minor certificate of {cid} is in the pool")
+        if not pending_discard and len(corp.trains) > game.train_limit(cid):
+            out.append(f"{cid} has {len(corp.trains)} trains")
     for company in game.companies.values():
         owner = company.owner
         if owner in game.corps and company.id not in game.corps[owner].companies:

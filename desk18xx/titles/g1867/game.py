@@ -196,13 +196,11 @@ class G1867(Game):
 
     def live_corps(self) -> list[str]:
         """Floated corporations and startable ones, in definition order (18xx ``@corporations``)."""
-        out = []
-        for cid, corp in self.corps.items():
-            if corp.kind is CorpKind.NATIONAL or corp.closed:
-                continue
-            if cid in self.available or corp.floated:
-                out.append(cid)
-        return out
+        available = set(self.available)
+        national = CorpKind.NATIONAL
+        return [cid for cid, corp in self.corps.items()
+                if corp.kind is not national and not corp.closed
+                and (corp.floated or cid in available)]
 
     def operating_order(self) -> list[str]:
         """Floated minors by price, then floated majors (1867 card: OR)."""
