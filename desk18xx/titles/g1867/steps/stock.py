@@ -177,7 +177,10 @@ class BuySellParShares(Step):
         if gm.percent_of(POOL, cid) + percent > R.MARKET_SHARE_LIMIT:
             return False
         held = gm.percent_of(player, cid)
-        if percent > held:
+        # FIXME: selling part of the president's certificate (18xx partial bundles) is
+        # not offered; only ordinary certificates are sold
+        ordinary = sum(s.percent for s in gm.shares_of(player, cid) if not s.president)
+        if percent > ordinary:
             return False
         if gm.president(cid) == player and held - percent < 20:
             others = max((gm.percent_of(p.id, cid) for p in gm.players if p.id != player),
