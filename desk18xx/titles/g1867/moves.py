@@ -172,10 +172,16 @@ def _stock(game: G1867, step: BuySellParShares, entity: str, kind: str,
     if SellShares in legal:
         for cid in game.live_corps():
             own = [s for s in game.shares_of(entity, cid) if not s.president]
-            for n in range(1, len(own) + 1):
-                if step.can_sell_bundle(game, entity, cid, 10 * n):
-                    out.append(SellShares(entity=entity, entity_type=kind,
-                                          shares=tuple(s.id for s in own[:n]), percent=10 * n))
+            pres = [s for s in game.shares_of(entity, cid) if s.president]
+            held = game.percent_of(entity, cid)
+            for pct in range(10, held + 1, 10):
+                if not step.can_sell_bundle(game, entity, cid, pct):
+                    continue
+                n = pct // 10
+                ids = tuple(s.id for s in own[:n]) if n <= len(own) else \
+                    tuple(s.id for s in own + pres)
+                out.append(SellShares(entity=entity, entity_type=kind, shares=ids,
+                                      percent=pct))
     if Par in legal:
         majors = [c for c in game.available if game.is_major(c) and not game.corps[c].ipoed]
         if majors and game.home_token_locations(majors[0]):

@@ -121,3 +121,18 @@ def test_majors_start_from_phase_four_at_a_major_start_price(sr: G1867) -> None:
     sr.process(Par(entity=me, corporation="CPR", share_price="100,0,10"))
     assert sr.cash["CPR"] == 200 and sr.corps["CPR"].floated
     assert sr.legal_actions().entity == "CPR"  # home token next
+
+
+def test_president_sells_into_his_certificate_when_another_can_take_it(sr: G1867) -> None:
+    ids = [p.id for p in sr.players]
+    me, other = ids[0], ids[1]
+    give_major(sr, "CPR", me, 40, (0, 19))  # 20% certificate + 2 x 10%
+    for i in (3, 4, 5):
+        sr.shares[f"CPR_{i}"].owner = other  # 30%
+    sr.corps["CPR"].operated = True
+    cash = sr.cash[me]
+    sr.process(SellShares(entity=me, shares=("CPR_1", "CPR_2", "CPR_0"), percent=30))
+    assert sr.president(other) is None and sr.president("CPR") == other
+    assert sr.percent_of(me, "CPR") == 10 and sr.percent_of(other, "CPR") == 30
+    assert pool_percent(sr, "CPR") == 30 and sr.cash[me] == cash + 3 * 245
+    assert sr.price("CPR") == 220

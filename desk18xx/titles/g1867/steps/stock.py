@@ -169,20 +169,24 @@ class BuySellParShares(Step):
         return False
 
     def can_sell_bundle(self, game: Game, player: str, cid: str, percent: int) -> bool:
-        """A sale of ``percent`` of ``cid`` is allowed (card: no selling before operating)."""
+        """A sale of ``percent`` of ``cid`` is allowed (card: no selling before operating).
+
+        The president may sell into his certificate only when another player holds 20%
+        or more and takes the presidency (18xx partial bundles, ``can_dump?``).
+        """
         gm = g(game)
         corp = gm.corps[cid]
         if corp.kind is not CorpKind.MAJOR or not corp.operated or self.bought():
             return False
+        if percent <= 0 or percent % 10:
+            return False
         if gm.percent_of(POOL, cid) + percent > R.MARKET_SHARE_LIMIT:
             return False
         held = gm.percent_of(player, cid)
-        # FIXME: selling part of the president's certificate (18xx partial bundles) is
-        # not offered; only ordinary certificates are sold
-        ordinary = sum(s.percent for s in gm.shares_of(player, cid) if not s.president)
-        if percent > ordinary:
+        if percent > held:
             return False
-        if gm.president(cid) == player and held - percent < 20:
+        ordinary = sum(s.percent for s in gm.shares_of(player, cid) if not s.president)
+        if percent > ordinary or (gm.president(cid) == player and held - percent < 20):
             others = max((gm.percent_of(p.id, cid) for p in gm.players if p.id != player),
                          default=0)
             if others < 20:
@@ -285,25 +289,52 @@ class BuySellParShares(Step):
 
     def _sell(self, game: Game, action: SellShares) -> None:
         gm = g(game)
+        seller = action.entity
         shares = [gm.shares[s] for s in action.shares if s in gm.shares]
-        if not shares or any(s.owner != action.entity for s in shares):
+        if not shares or len(shares) != len(action.shares) or any(
+                s.owner != seller for s in shares):
             raise IllegalAction("you can only sell your own shares")
         cid = shares[0].corp
-        if any(s.corp != cid or s.president for s in shares):
-            raise IllegalAction("sell ordinary shares of one company")
-        percent = sum(s.percent for s in shares)
-        if not self.can_sell_bundle(game, action.entity, cid, percent):
+        if any(s.corp != cid for s in shares):
+            raise IllegalAction("sell shares of one company at a time")
+        full = sum(s.percent for s in shares)
+        percent = action.percent if action.percent is not None else full
+        has_pres = any(s.president for s in shares)
+        if percent > full or (not has_pres and percent != full):
+            raise IllegalAction(f"{percent}% does not match the certificates sold")
+        if not self.can_sell_bundle(game, seller, cid, percent):
             raise IllegalAction(f"cannot sell {percent}% of {cid} now")
-        was_president = gm.president(cid) == action.entity
-        gm.transfer(BANK, action.entity, gm.price(cid) * percent // 10)
-        for s in shares:
-            s.owner = POOL
-        gm.check_president(cid, action.entity)
-        self.players_sold.setdefault(action.entity, {})[cid] = "now"
+        was_president = gm.president(cid) == seller
+        gm.transfer(BANK, seller, gm.price(cid) * percent // 10)
+        if has_pres:
+            self._dump_presidency(game, seller, cid, percent)
+        else:
+            for sh in shares:
+                sh.owner = POOL
+            gm.check_president(cid, seller)
+        self.players_sold.setdefault(seller, {})[cid] = "now"
         # card: "Only a president's sale moves the price: one space"
         if was_president:
             gm.move_price(cid, "down")
         self.current_actions.append(action)
+
+    def _dump_presidency(self, game: Game, seller: str, cid: str, percent: int) -> None:
+        """The president sells into his certificate: the next player (in seat order) with
+        the most shares takes it and hands two ordinary certificates over."""
+        gm = g(game)
+        ids = [p.id for p in gm.players]
+        k = ids.index(seller)
+        others = ids[k + 1:] + ids[:k]
+        best = max(gm.percent_of(p, cid) for p in others)
+        new = next(p for p in others if gm.percent_of(p, cid) == best)
+        pres = next(sh for sh in gm.shares_of(seller, cid) if sh.president)
+        pot = [sh for sh in gm.shares_of(seller, cid) if not sh.president]
+        given = [sh for sh in gm.shares_of(new, cid) if not sh.president][:2]
+        pres.owner = new
+        pot.extend(given)
+        keep = (gm.percent_of(seller, cid) + 20 - percent) // 10  # seller's remaining
+        for i, sh in enumerate(sorted(pot, key=lambda x: int(x.id.rpartition("_")[2]))):
+            sh.owner = seller if i < keep else POOL
 
     def _par(self, game: Game, action: Par) -> None:
         gm = g(game)
