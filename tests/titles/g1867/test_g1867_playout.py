@@ -33,3 +33,19 @@ def test_playout_command_reports_json(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["playout", "--games", "1", "--seed", "7", "--players", "3"]) == 0
     line = json.loads(capsys.readouterr().out.splitlines()[0])
     assert line["finished"] and line["players"] == 3
+
+
+def test_playout_stops_at_a_broken_invariant(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from desk18xx.cli import main
+    from desk18xx.titles.g1867.game import G1867
+
+    def broken(self: G1867) -> list[str]:
+        return ["money vanished"] if self.actions_applied >= 25 else []
+
+    monkeypatch.setattr(G1867, "title_violations", broken)
+    result = play_one("1867", 3, 4, ())
+    assert result.error is not None and "money vanished" in result.error
+    assert result.actions == 25
+    assert main(["playout", "--games", "1", "--seed", "3", "--players", "4"]) == 1
+    assert "seed 3, action index 25" in capsys.readouterr().err
