@@ -5,9 +5,11 @@ optimizer computes the best revenue for the operating company and compares
 it with the declared routes (priced by the engine).  Prints one JSON line:
 ``calls``, ``higher``/``equal``/``lower`` (our optimum vs the declared
 revenue) and ``median``/``p90``/``max`` seconds per call.  ``lower`` must be
-0: otherwise we missed a route or the declared one is illegal.  Exit status 1
-when ``lower`` is not 0, the engine disagrees with our pricing, or the replay
-fails.
+0: otherwise we missed a route or the declared one is illegal.  When the
+engine rejects a declared run, the recorded revenue stands for it (listed
+under ``declared_rejected``).  Exit status 1 when ``lower`` is not 0 or the
+engine disagrees with our pricing; 2 when the replay stops early (the runs
+before are still audited).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     counts = {"calls": 0, "higher": 0, "equal": 0, "lower": 0}
     times: list[float] = []
     problems: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
     try:
         title = find_title(imported.title)
     except KeyError as exc:
@@ -60,35 +63,43 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
         action = action_from_dict(raw)
         if isinstance(action, RunRoutes):
             corp = action.entity
+            recorded = sum(r.revenue or 0 for r in action.routes)
             try:
                 declared = sum(engine_revenues(game, corp, action.routes))
-                start = time.perf_counter()
-                solution = best_routes(game, corp)
-                elapsed = time.perf_counter() - start
+            except IllegalAction as exc:
+                # the engine rejects the declared run: compare with what was recorded
+                declared = recorded
+                rejected.append({"id": raw.get("id"), "corp": corp, "reason": str(exc)})
             except Unsupported as exc:
                 out["error"] = str(exc)
                 break
+            counts["calls"] += 1
+            try:
+                start = time.perf_counter()
+                solution = best_routes(game, corp)
+                elapsed = time.perf_counter() - start
             except (Mismatch, IllegalAction) as exc:
                 problems.append({"index": index, "id": raw.get("id"), "corp": corp,
                                  "reason": f"{type(exc).__name__}: {exc}"})
-                counts["calls"] += 1
-                continue
-            times.append(elapsed)
-            counts["calls"] += 1
-            kind = ("higher" if solution.revenue > declared
-                    else "equal" if solution.revenue == declared else "lower")
-            counts[kind] += 1
-            if verbose:
-                print(f"action {raw.get('id')} {corp}: ours {solution.revenue} declared "
-                      f"{declared} ({kind}) {elapsed * 1000:.1f} ms", file=sys.stderr)
-                if kind != "equal":
-                    print("  ours:     " + json.dumps([r.to_dict() for r in solution.routes]),
-                          file=sys.stderr)
-                    print("  declared: " + json.dumps([r.to_dict() for r in action.routes]),
-                          file=sys.stderr)
-            if kind == "lower":
-                problems.append({"index": index, "id": raw.get("id"), "corp": corp,
-                                 "ours": solution.revenue, "declared": declared})
+                solution = None
+            if solution is None:
+                pass
+            else:
+                times.append(elapsed)
+                kind = ("higher" if solution.revenue > declared
+                        else "equal" if solution.revenue == declared else "lower")
+                counts[kind] += 1
+                if verbose:
+                    print(f"action {raw.get('id')} {corp}: ours {solution.revenue} declared "
+                          f"{declared} ({kind}) {elapsed * 1000:.1f} ms", file=sys.stderr)
+                    if kind != "equal":
+                        print("  ours:     " + json.dumps([r.to_dict() for r in solution.routes]),
+                              file=sys.stderr)
+                        print("  declared: " + json.dumps([r.to_dict() for r in action.routes]),
+                              file=sys.stderr)
+                if kind == "lower":
+                    problems.append({"index": index, "id": raw.get("id"), "corp": corp,
+                                     "ours": solution.revenue, "declared": declared})
         try:
             game.process(action)
         except (IllegalAction, KeyError, ValueError, AssertionError, StopIteration) as exc:
@@ -101,6 +112,8 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     out["max"] = round(max(times, default=0.0), 4)
     if problems:
         out["problems"] = problems
+    if rejected:
+        out["declared_rejected"] = rejected
     return out
 
 
@@ -108,6 +121,6 @@ def run(args: argparse.Namespace) -> int:
     """Audit and print the summary."""
     summary = audit(args.file, verbose=args.verbose)
     print(json.dumps(summary))
-    bad = summary["lower"] or summary.get("problems") or summary.get("replay_failure") \
-        or summary.get("error")
-    return 1 if bad else 0
+    if summary["lower"] or summary.get("problems"):
+        return 1
+    return 2 if summary.get("replay_failure") or summary.get("error") else 0

@@ -67,7 +67,54 @@ def problem_for(game: Game, corp: str) -> tuple[Problem, TitleScoring]:
                     bonus[h] = bonus.get(h, 0) + company.bonus_amount
         problem = lite_problem(board, corp, trains, game.phase.tiles)
         return problem, Scoring1867(hex_bonus=bonus)
+    if game.title_id.startswith("1822CA"):
+        return _problem_1822ca(game, corp)
     raise Unsupported(f"no route optimizer for {game.title_id} yet")
+
+
+def _problem_1822ca(game: Game, corp: str) -> tuple[Problem, TitleScoring]:
+    from desk18xx.engine.map.board import Board as MapBoard
+    from desk18xx.engine.optimizer.adapters import map_problem
+    from desk18xx.engine.optimizer.scoring_1822ca import Scoring1822CA, Train1822
+    from desk18xx.titles.g1822ca import rules as R
+    from desk18xx.titles.g1822ca.revenue import _home_and_destination, route_train
+
+    gm: Any = game
+    board = gm.map
+    if not isinstance(board, MapBoard):
+        raise Unsupported("1822CA board model not recognised")
+    specs: list[TrainSpec] = []
+    infos: dict[str, Train1822] = {}
+    for t in gm.route_trains(corp):
+        rt = route_train(gm, t.id)
+        parts = None if isinstance(rt.distance, int) else tuple(
+            (frozenset(p.nodes), p.visit) for p in rt.distance)
+        base = rt.distance if isinstance(rt.distance, int) else sum(p.visit for p in rt.distance)
+        kind = "E" if t.name == R.E_TRAIN else "local" if t.name in R.LOCAL_TRAINS else "normal"
+        if t.id == gm.train_with_pullman:
+            kind += "+pullman"
+            base = t.distance if isinstance(t.distance, int) else base
+        if t.id == gm.train_with_grain:
+            kind += "+grain"
+        specs.append(TrainSpec(t.id, t.name, base, t.multiplier, kind))
+        infos[t.id] = Train1822(
+            parts=parts, e_train=t.name == R.E_TRAIN, local=t.name in R.LOCAL_TRAINS,
+            grain=t.id == gm.train_with_grain, pullman=t.id == gm.train_with_pullman,
+        )
+    rules = gm.rules
+    home, destination = _home_and_destination(gm, corp)
+    saw_hex = gm.sawmill_hex if gm.sawmill_bonus and (
+        gm.sawmill_owner is None or gm.sawmill_owner == corp) else None
+    scoring = Scoring1822CA(
+        trains=infos, major=gm.is_major(corp),
+        grain_elevators=frozenset(rules.grain_elevators),
+        east_ports=frozenset(rules.east_ports), west_ports=frozenset(rules.west_ports),
+        home=home, destination=destination, sawmill_hex=saw_hex,
+        sawmill_bonus=gm.sawmill_bonus or 0,
+    )
+    problem = map_problem(board, corp, specs, gm.phase_colors(),
+                          repeat_hexes=rules.double_town_hexes)
+    return problem, scoring
 
 
 def engine_revenues(game: Game, corp: str, routes: Sequence[Route]) -> list[int]:
@@ -76,6 +123,10 @@ def engine_revenues(game: Game, corp: str, routes: Sequence[Route]) -> list[int]
         from desk18xx.titles.g1867 import revenue as r1867
 
         return r1867.check_routes(game, corp, tuple(routes))  # type: ignore[arg-type]
+    if game.title_id.startswith("1822CA"):
+        from desk18xx.titles.g1822ca.revenue import price_routes
+
+        return price_routes(game, corp, routes)  # type: ignore[arg-type]
     raise Unsupported(f"no route pricing for {game.title_id} yet")
 
 

@@ -38,6 +38,8 @@ from desk18xx.engine.optimizer.model import (
 )
 from desk18xx.engine.optimizer.scoring import Distance, TitleScoring
 
+STRONG = False
+
 Progress = Callable[[float, int], None]
 """``progress(fraction_done, best_revenue_so_far)``."""
 
@@ -171,9 +173,19 @@ def _walk(
     for v in ordered:
         pref.append(pref[-1] + v)
     top = len(pref) - 1
+    # the same for the stops that use distance, plus everything the free ones can add
+    counted_values = sorted((value[i] for i in range(len(stops)) if live[i] and is_counted[i]),
+                            reverse=True)
+    pref_c = [0]
+    for v in counted_values:
+        pref_c.append(pref_c[-1] + v)
+    top_c = len(pref_c) - 1
+    free_total = sum(value[i] for i in range(len(stops)) if live[i] and not is_counted[i])
     top_other = max((value[i] for i in range(len(stops)) if live[i] and not is_counted[i]),
                     default=0)
     rep_lim = [r.limit if r.limit is not None else 1 << 30 for r in reps]
+    # unbounded trains (E-trains ...) get the stronger, dearer bound
+    strong = STRONG or any(r.paying >= 1 << 30 for r in reps)
     # adjacency best-value first, so that good routes come early and raise the floors
     adj_sorted = [
         sorted(adj[i], key=lambda si: (-value[segs[si].other(i)], si)) for i in range(len(stops))
@@ -231,23 +243,66 @@ def _walk(
     def hopeful(n: int, vsum: int) -> bool:
         for i in range(n_reps):
             r = reps[i]
-            if n > rep_lim[i]:
+            lim_i = rep_lim[i]
+            if n > lim_i:
                 continue
             room = r.paying - n
             if room < 0:
                 room = 0
             if room > top:
                 room = top
-            if r.mult * (vsum + pref[room]) + r.bonus >= r.floor:
+            more = pref[room]
+            if lim_i - n < top_c:
+                other = pref_c[lim_i - n] + free_total
+                if other < more:
+                    more = other
+            if r.mult * (vsum + more) + r.bonus >= r.floor:
+                return True
+        return False
+
+    def reach_hopeful(ends: tuple[int, ...], hexes: int, track: int, n: int, vsum: int) -> bool:
+        """The bound of :func:`hopeful` with only the stops still reachable from the route's ends.
+
+        A walk from the ends over track not yet used, into hexes not yet
+        visited (stops it cannot pass through end it); the best values found
+        fill the places left.
+        """
+        found: list[int] = []
+        seen = set(ends)
+        todo = list(ends)
+        while todo:
+            x = todo.pop()
+            if x not in ends and not passable[x]:
+                continue
+            for si in adj[x]:
+                sg = segs[si]
+                if sg.track & track:
+                    continue
+                y = sg.b if sg.a == x else sg.a
+                if y in seen or hex_bit[y] & hexes or sg.passed & hexes:
+                    continue
+                seen.add(y)
+                if value[y]:
+                    found.append(value[y])
+                todo.append(y)
+        found.sort(reverse=True)
+        for i in range(n_reps):
+            r = reps[i]
+            if n > rep_lim[i]:
+                continue
+            room = r.paying - n
+            if r.mult * (vsum + sum(found[:room] if room > 0 else ())) + r.bonus >= r.floor:
                 return True
         return False
 
     def steps(
-        cur: int, hexes: int, track: int, n: int, vsum: int, csum: int, low: int, inner: bool
+        cur: int, hexes: int, track: int, n: int, vsum: int, csum: int, low: int, inner: bool,
+        left_open: bool = False,
     ) -> Iterator[tuple[int, int, int, int, int, int, int, bool]]:
         """Each way on from ``cur``: segment, far stop, its state, and whether it must end there.
 
-        ``inner``: ``cur`` is passed through (so no segment terminal at it).
+        ``inner``: ``cur`` is passed through (so no segment terminal at it);
+        ``left_open``: the route may still grow at the token end too.
         """
         t0 = base[0]
         for si in adj_sorted[cur]:
@@ -269,9 +324,16 @@ def _walk(
             v2 = vsum + value[o]
             if not hopeful(n2, v2):
                 continue
+            h2 = hexes | hex_bit[o] | sg.passed
+            t2 = track | sg.track
+            ends = sg.terminal_a if sg.a == o else sg.terminal_b
+            if strong:
+                tips = ((o, t0) if left_open else (o,)) if not ends else ((t0,) if left_open
+                                                                         else ())
+                if not reach_hopeful(tips, h2, t2, n2, v2):
+                    continue
             c2 = csum + value[o] if is_counted[o] else csum
-            yield (si, o, hexes | hex_bit[o] | sg.passed, track | sg.track, n2, v2, c2,
-                   sg.terminal_a if sg.a == o else sg.terminal_b)
+            yield (si, o, h2, t2, n2, v2, c2, ends)
 
     def walk_left(cur: int, hexes: int, track: int, n: int, vsum: int, csum: int,
                   low: int) -> None:
@@ -305,7 +367,9 @@ def _walk(
             if arrived_terminal or not passable[cur]:
                 return
         inner = bool(right_stops)
-        for si, o, h2, t2, n2, v2, c2, ends in steps(cur, hexes, track, n, vsum, csum, -1, inner):
+        left_open = passable[t0] and (not right_segs or not segs[right_segs[0]].terminal_at(t0))
+        for si, o, h2, t2, n2, v2, c2, ends in steps(cur, hexes, track, n, vsum, csum, -1, inner,
+                                                     left_open):
             right_stops.append(o)
             right_segs.append(si)
             walk_right(o, h2, t2, n2, v2, c2, ends)

@@ -1,0 +1,215 @@
+"""1822CA route scoring for the search (titles/g1822ca/revenue.py, RB 5.9-5.11, supplement §8.1).
+
+Mirrors the engine's :class:`~desk18xx.titles.g1822ca.revenue.Rules1822CA` on
+the generic route checks of :mod:`desk18xx.engine.map.routes`: n-trains
+count every stop (``visit_cost``), L and LP trains one city and one town or
+a local run in a tokened city (each city once among the L-trains), E-trains
+(their own track group) earn their doubled tokened cities between two
+tokened cities, Pullman and grain attachments change the distance, grain
+elevators and ports add to majors' routes, and the destination and sawmill
+bonuses go to one route each (extra resource bits).  Every answer is priced
+again by the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from desk18xx.engine.optimizer.model import CITY, OFFBOARD, TOWN, Problem, Stop, TrainSpec
+from desk18xx.engine.optimizer.scoring import Distance, TitleScoring
+
+ANY = frozenset({CITY, TOWN, OFFBOARD})
+Part = tuple[frozenset[str], int]
+"""A distance row: stop types and how many (pay equals visit in 1822CA)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Train1822:
+    """What the scoring knows of one train."""
+
+    parts: tuple[Part, ...] | None
+    """Distance rows, or None for a plain number (``TrainSpec.distance``)."""
+    e_train: bool = False
+    local: bool = False
+    grain: bool = False
+    pullman: bool = False
+
+
+@dataclass
+class Scoring1822CA(TitleScoring):
+    """1822CA scoring for one company's run (built by :func:`games.problem_for`)."""
+
+    trains: dict[str, Train1822]
+    major: bool
+    grain_elevators: frozenset[str] = frozenset()
+    east_ports: frozenset[str] = frozenset()
+    west_ports: frozenset[str] = frozenset()
+    home: tuple[str, int] | None = None
+    destination: tuple[str, int] | None = None
+    sawmill_hex: str | None = None
+    sawmill_bonus: int = 0
+    _dest_bit: int = 0
+    _saw_bit: int = 0
+    _city_base: int = 0
+    _dest_value: int = 0
+    _elevators: int = 0
+
+    # -- search hooks ----------------------------------------------------------------------
+    def prepare(self, problem: Problem) -> None:
+        base = 2 * problem.n_track
+        self._dest_bit = 1 << base
+        self._saw_bit = 1 << (base + 1)
+        self._city_base = base + 2
+        self._dest_value = max((s.revenue for s in problem.stops
+                                if (s.hex, s.node) == self.destination), default=0)
+        self._elevators = sum(1 for s in problem.stops if s.hex in self.grain_elevators)
+
+    def group(self, train: TrainSpec) -> int:
+        return 1 if self.trains[train.id].e_train else 0
+
+    def local(self, train: TrainSpec) -> bool:
+        return self.trains[train.id].local
+
+    def distance(self, train: TrainSpec) -> Distance:
+        info = self.trains[train.id]
+        if info.e_train:
+            return Distance(frozenset(), None)
+        if info.parts is None:
+            return Distance(ANY, train.distance)
+        free = self.grain_elevators if info.grain else frozenset()
+        if info.pullman:
+            # towns are free for the search (revenue() checks their number)
+            return Distance(frozenset({CITY, OFFBOARD}), train.distance, free)
+        total = sum(n for kinds, n in info.parts if kinds != frozenset({"grain_elevator"}))
+        return Distance(ANY, total, free)
+
+    def paying(self, train: TrainSpec) -> int | None:
+        info = self.trains[train.id]
+        if info.e_train:
+            return None
+        limit = self.distance(train).limit or 0
+        if info.pullman:
+            return 3 * limit
+        return limit + min(12, self._elevators) if info.grain else limit
+
+    def bound_value(self, train: TrainSpec, stop: Stop) -> int:
+        if self.trains[train.id].e_train:
+            return stop.revenue if stop.kind == CITY and stop.tokened else 0
+        return stop.revenue
+
+    def max_bonus(self, train: TrainSpec) -> int:
+        bonus = 0
+        if self.major and not self.trains[train.id].e_train:
+            bonus += 10 * self._elevators + 20
+        bonus += 2 * self.sawmill_bonus
+        if self.destination is not None:
+            bonus += self._dest_value * train.multiplier
+        return bonus
+
+    # -- rules -----------------------------------------------------------------------------
+    def _fits_counts(self, info: Train1822, train: TrainSpec, grouped: dict[str, int]) -> bool:
+        """``check_distance`` of the route model, on the stop counts per type."""
+        if info.parts is None:
+            return sum(grouped.values()) <= train.distance
+        parts = info.parts
+        room = [n for _k, n in parts]
+        by_rows = sorted(grouped.items(),
+                         key=lambda kv: sum(1 for k, _n in parts if kv[0] in k))
+        for t, num in by_rows:
+            for i, (kinds, _n) in enumerate(parts):
+                if t not in kinds or room[i] <= 0:
+                    continue
+                take = min(num, room[i])
+                room[i] -= take
+                num -= take
+                if num <= 0:
+                    break
+            if num > 0:
+                return False
+        return True
+
+    def revenue(self, train: TrainSpec, stops: Sequence[Stop]) -> int:
+        info = self.trains[train.id]
+        if len(stops) < 2 and not (info.local and len(stops) == 1 and stops[0].kind == CITY):
+            return 0
+        e_train = info.e_train
+        elevators_hexes = self.grain_elevators
+        grain = info.grain
+        grouped: dict[str, int] = {}
+        token = False
+        groups: list[str] = []
+        total = 0
+        tokened_cities = 0
+        elevators = 0
+        east = west = False
+        for s in stops:
+            if s.tokened:
+                token = True
+            if s.groups:
+                groups.extend(s.groups)
+            if e_train:
+                if s.kind == CITY and s.tokened:
+                    tokened_cities += 1
+                    total += s.revenue
+                continue
+            total += s.revenue
+            h = s.hex
+            if h in elevators_hexes:
+                elevators += 1
+                t = "grain_elevator" if grain else s.kind
+            else:
+                t = s.kind
+            if h in self.east_ports:
+                east = True
+            if h in self.west_ports:
+                west = True
+            grouped[t] = grouped.get(t, 0) + s.cost
+        if not token:
+            return 0
+        if groups and len(set(groups)) < len(groups):
+            return 0
+        if e_train:
+            if tokened_cities < 2:
+                return 0
+            for end in (stops[0], stops[-1]):
+                if not (end.kind == CITY and end.tokened):
+                    return 0
+            return total * train.multiplier
+        if not self._fits_counts(info, train, grouped):
+            return 0
+        value = total * train.multiplier
+        if self.major and not info.pullman and elevators:
+            ports = int(east) + int(west)
+            value += 20 * ports if grain else 10 * elevators + 10 * ports
+        return value
+
+    def variants(self, train: TrainSpec, stops: Sequence[Stop]) -> list[tuple[int, int]]:
+        base = self.revenue(train, stops)
+        if base <= 0:
+            return []
+        info = self.trains[train.id]
+        extra = 0
+        if info.local:
+            for s in stops:
+                if s.kind == CITY:
+                    extra |= 1 << (self._city_base + s.index)
+        out = [(base, extra)]
+        dest_value = 0
+        dest_stop: Stop | None = None
+        if self.home is not None and self.destination is not None:
+            refs = {(s.hex, s.node): s for s in stops}
+            if self.home in refs and self.destination in refs:
+                dest_stop = refs[self.destination]
+                dest_value = dest_stop.revenue * train.multiplier
+                out.append((base + dest_value, extra | self._dest_bit))
+        if self.sawmill_hex is not None and self.sawmill_bonus:
+            saw = next((s for s in stops if s.hex == self.sawmill_hex), None)
+            if saw is not None and (not info.e_train or saw.tokened):
+                value = self.sawmill_bonus * (2 if info.e_train else 1)
+                out.append((base + value, extra | self._saw_bit))
+                if dest_stop is not None:
+                    both = value * (2 if saw is dest_stop else 1)
+                    out.append((base + dest_value + both,
+                                extra | self._dest_bit | self._saw_bit))
+        return out
