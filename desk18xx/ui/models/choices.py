@@ -177,6 +177,9 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
     Titles that list no moves (``legal_moves`` returns nothing) keep every
     choice; the engine still refuses an illegal one when it is submitted.
     """
+    samples = [_sample(c) for c in choices]
+    if not any(a is not None and a.type in _EXACT for a in samples):
+        return choices  # nothing to check: do not ask for (possibly costly) moves
     moves = game.legal_moves(random.Random(0))
     if not moves:
         return choices

@@ -98,6 +98,7 @@ class TrackOptions:
             self._blocked = frozenset(game.board.blocked)
             self._lite = True
         self._cache: dict[str, dict[str, tuple[int, ...]]] = {}
+        self._left: dict[str, int] = {}
 
     def hexes(self) -> list[str]:
         """Hexes where at least one tile may be laid now."""
@@ -144,6 +145,12 @@ class TrackOptions:
 
     def left(self, name: str) -> int:
         """Copies of ``name`` in the supply."""
+        cached = self._left.get(name)
+        if cached is None:
+            cached = self._left[name] = self._count_left(name)
+        return cached
+
+    def _count_left(self, name: str) -> int:
         if self._lite:
             board = self._game.board
             assert board is not None
