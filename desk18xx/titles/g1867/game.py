@@ -291,16 +291,20 @@ class G1867(Game):
         assert self.board is not None
         tile_id, _, part = city_id.rpartition("-")
         try:
-            return self.board.find_city(tile_id, int(part))
+            hex_id, city = self.board.find_city(tile_id, int(part))
         except (KeyError, ValueError):
             raise IllegalAction(f"no city {city_id} on the board") from None
+        if not 0 <= city < len(self.board.tokens[hex_id]):
+            raise IllegalAction(f"no city {city_id} on the board")
+        return hex_id, city
 
     def put_token(self, cid: str, hex_id: str, city: int, slot: int | None,
                   token: Token) -> None:
         """Put ``token`` into a free slot of a city."""
         assert self.board is not None
         slots = self.board.tokens[hex_id][city]
-        index = slot if slot is not None and slot < len(slots) and slots[slot] is None else None
+        index = slot if slot is not None and 0 <= slot < len(slots) and slots[slot] is None \
+            else None
         if index is None:
             free = [i for i, s in enumerate(slots) if s is None]
             if not free:
