@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.game import Game
 from desk18xx.ui.actionpanel import ActionPanel
 from desk18xx.ui.dialogs.gameend import GameEndDialog
 from desk18xx.ui.dialogs.newgame import NewGameDialog
@@ -111,6 +112,8 @@ class MainWindow(QMainWindow):
         self._colors: dict[str, tuple[str, str]] = {}
         self._destinations: dict[str, str] = {}
         self._was_finished = False
+        self.viewing: int | None = None
+        """Live-action count of the earlier position shown, or None for the live game."""
         self._build_docks()
         self.files = FileActions(session, self)  # Save, e-mail, 18xx.games, autosave
         self._build_menus()
@@ -297,20 +300,14 @@ class MainWindow(QMainWindow):
 
     def _state_changed(self, count: int) -> None:
         start = time.perf_counter()
+        self.viewing = None
         game = self.session.game
         info = turn_info(game)
         self._info = info
         self.action_panel.show_turn(info)
+        self.action_panel.setEnabled(True)
         self.controller.refresh(info)
-        self.players_model.set_rows(player_rows(game, info.entity))
-        self.corps_model.set_rows(corp_rows(game, self._colors, info.entity,
-                                            self._destinations))
-        self.bank_model.set_rows(bank_rows(game))
-        self.privates_model.set_rows(company_rows(game))
-        cells = market_cells(game, self._colors)
-        if cells != self.market.cells():
-            self.market.set_cells(cells)
-        self.tiles_model.set_rows(self._tile_rows())
+        self._show_tables(game, info)
         names = {p.id: p.name for p in game.players}
         if self.log_model.set_entries(log_entries(self.session.actions(),
                                                   self.session.rounds(), names)):
@@ -326,9 +323,37 @@ class MainWindow(QMainWindow):
             self.show_game_end()
         self._was_finished = game.finished
 
-    def _tile_rows(self) -> list[Row]:
-        return [Row((name, color, "∞" if left is None else str(left)))
-                for name, color, left in tile_counts(self.session.game)]
+    def _show_tables(self, game: Game, info: TurnInfo) -> None:
+        """Fill the docks from ``game`` (the live one, or an earlier position)."""
+        self.players_model.set_rows(player_rows(game, info.entity))
+        self.corps_model.set_rows(corp_rows(game, self._colors, info.entity,
+                                            self._destinations))
+        self.bank_model.set_rows(bank_rows(game))
+        self.privates_model.set_rows(company_rows(game))
+        cells = market_cells(game, self._colors)
+        if cells != self.market.cells():
+            self.market.set_cells(cells)
+        self.tiles_model.set_rows([Row((name, color, "∞" if left is None else str(left)))
+                                   for name, color, left in tile_counts(game)])
+
+    def show_position(self, count: int | None) -> None:
+        """Show the board and the docks after ``count`` live actions (None: now).
+
+        Looking back changes nothing: the turn panel is disabled until the
+        last log entry is clicked (or anything is played).
+        """
+        if count is None or count >= len(self.session.actions()):
+            self._state_changed(len(self.session.actions()))
+            return
+        game = self.session.game_at(count)
+        info = turn_info(game)
+        self.viewing = count
+        self.controller.show_history(game)
+        self._show_tables(game, info)
+        self.action_panel.setEnabled(False)
+        self.action_panel.who.setText(f"Looking back: action {count}")
+        self.action_panel.step.setText(f"{info.round_label} — {info.entity_name} to act. "
+                                       "Click the last log line to return.")
 
     def _auction_text(self, info: TurnInfo) -> str:
         d = info.details
@@ -351,12 +376,8 @@ class MainWindow(QMainWindow):
 
     def _log_clicked(self, index: QModelIndex) -> None:
         entry = self.log_model.entry(index.row())
-        if entry.count is None:
-            return
-        if entry.count >= len(self.session.actions()):
-            self.controller.show_history(None)
-        else:
-            self.controller.show_history(self.session.game_at(entry.count))
+        if entry.count is not None:
+            self.show_position(entry.count)
 
     def _log_double_clicked(self, index: QModelIndex) -> None:
         entry = self.log_model.entry(index.row())

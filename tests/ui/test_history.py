@@ -67,13 +67,22 @@ def test_log_click_shows_the_board_then(window: MainWindow, qtbot) -> None:  # t
     assert laid
     row = next(i for i in range(model.rowCount()) if model.entry(i).count == 1)
     window._log_clicked(model.index(row))
+    assert window.viewing == 1
+    assert not window.action_panel.isEnabled()
+    assert window.action_panel.who.text() == "Looking back: action 1"
+    early = window.session.game_at(1)
+    assert [r.cells[1] for r in window.players_model.rows()] == [
+        f"${early.cash[p.id]}" for p in early.players]
     scene = window.map_view.map_scene
     assert scene is not None
-    assert all(scene.hex_item(h).state.tile.name == h for h in laid[:3]
-               if window.session.game_at(1).board.placed[h].printed)
+    assert all(scene.hex_item(h).state.tile is early.board.placed[h].tile for h in laid)
     last = model.rowCount() - 1
     window._log_clicked(model.index(last))
-    assert scene.hex_item(laid[0]).state.tile is window.session.game.board.placed[laid[0]].tile
+    assert window.viewing is None and window.action_panel.isEnabled()
+    game = window.session.game
+    assert scene.hex_item(laid[0]).state.tile is game.board.placed[laid[0]].tile
+    assert [r.cells[1] for r in window.players_model.rows()] == [
+        f"${game.cash[p.id]}" for p in game.players]
 
 
 def test_game_end_dialog_ranks_and_charts(qtbot) -> None:  # type: ignore[no-untyped-def]
