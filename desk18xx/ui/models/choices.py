@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from desk18xx.engine.actions import (
     Action,
     Bid,
+    BuyCompany,
     BuyShares,
     BuyTrain,
     Convert,
@@ -229,26 +230,37 @@ def _from_moves(game: Game, entity: str, types: tuple[str, ...],
     name = entity_name(game, entity)
     out: list[Choice] = []
     seen: set[str] = set()
-    for move in game.legal_moves(random.Random(0)):
-        if move.type not in missing:
-            continue
-        label = describe(move, name)
-        if label in seen:
-            continue
-        seen.add(label)
-        group = move.type.replace("_", " ").capitalize()
-        if isinstance(move, Bid):
-            cash = game.cash.get(entity, 0)
-            hi = move.price + max(0, cash - move.price) // BID_STEP * BID_STEP
-            what = move.company or move.corporation or move.minor or ""
-            out.append(Choice(f"Bid on {what}", _price_of(move), group,
-                              spin=(move.price, hi, BID_STEP, move.price)))
-        else:
-            out.append(Choice(label, _fixed(move), group))
+    moves = [m for m in game.legal_moves(random.Random(0)) if m.type in missing]
+    # the lowest sampled bid first, so the amount field starts at the lowest legal bid
+    moves.sort(key=lambda m: m.price if isinstance(m, Bid) else 0)
+    for move in moves:
+        choice = _move_choice(game, entity, move, describe(move, name))
+        if choice.label in seen:
+            continue  # one button per target; the amount is chosen in the form
+        seen.add(choice.label)
+        out.append(choice)
     return out
 
 
-def _price_of(move: Bid) -> Callable[[Value], Action]:
+def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
+    """A button for one engine move; bids and private purchases get an amount field."""
+    group = move.type.replace("_", " ").capitalize()
+    if isinstance(move, Bid):
+        cash = game.cash.get(entity, 0)
+        lo = move.price
+        hi = lo + max(0, cash - lo) // BID_STEP * BID_STEP
+        what = move.company or move.corporation or move.minor or ""
+        return Choice(f"Bid on {what}", _price_of(move), group, spin=(lo, hi, BID_STEP, lo))
+    if isinstance(move, BuyCompany) and move.company in game.companies:
+        company = game.companies[move.company]
+        hi = max(1, min(company.value, game.cash.get(entity, 0)))
+        seller = game.name_of(company.owner) if company.owner else "the bank"
+        return Choice(f"Buy {company.name} from {seller}", _price_of(move), "Buy a private",
+                      spin=(1, hi, 1, hi), hint=f"face value ${company.value}")
+    return Choice(label, _fixed(move), group)
+
+
+def _price_of(move: Bid | BuyCompany) -> Callable[[Value], Action]:
     def make(value: Value) -> Action:
         return dataclasses.replace(move, price=int(value or move.price))
     return make
