@@ -89,13 +89,18 @@ class MarketWidget(QWidget):
             painter.drawText(rect.adjusted(2, 1, -2, 0),
                              int(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft),
                              str(c.price))
+            n = len(c.tokens)
+            cols = min(n, 3) if n <= 3 else 3
+            rows = (n + cols - 1) // cols if n else 1
+            size = min(TOKEN, (CELL_W - 4) / max(cols, 1) - 1, (CELL_H - 15) / rows - 1)
             for i, (corp, fill, text) in enumerate(c.tokens):
-                x = rect.left() + 3 + (i % 2) * (TOKEN + 2)
-                y = rect.top() + 14 + (i // 2) * 8
-                r = QRectF(x, y, TOKEN, TOKEN)
+                x = rect.left() + 2 + (i % cols) * (size + 1)
+                y = rect.top() + 14 + (i // cols) * (size + 1)
+                r = QRectF(x, y, size, size)
                 painter.setBrush(QColor(fill))
                 painter.setPen(QPen(QColor("#000000"), 1))
                 painter.drawEllipse(r)
+                small.setPixelSize(max(6, int(size * 0.5)))
                 painter.setFont(small)
                 painter.setPen(QColor(text))
                 painter.drawText(r, int(Qt.AlignmentFlag.AlignCenter), corp[:3])
