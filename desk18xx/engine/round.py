@@ -188,8 +188,8 @@ class Round:
                 break
         if target is None:
             raise IllegalAction(f"{action.type} by {action.entity} is not possible now")
-        target.acted = True
         target.process(game, action)
+        target.acted = True
         self.after_process_before_skip(game, action)
         self.skip_steps(game)
         self.after_process(game, action)

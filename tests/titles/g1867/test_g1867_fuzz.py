@@ -1,4 +1,5 @@
-"""Mutated actions are refused with IllegalAction (never another exception)."""
+"""Mutated actions are refused with IllegalAction (never another exception), and a
+refused action leaves the game exactly as it was (validate, then mutate)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import dataclasses
 import random
 
 from desk18xx.engine.actions import Action, Pass
+from desk18xx.engine.digest import state_digest
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import GameSetup
 from desk18xx.titles.g1867.game import G1867
@@ -41,12 +43,13 @@ def test_mutated_moves_are_illegal_or_fine() -> None:
             break
         moves = game.legal_moves(rng)
         if n % 5 == 0:
+            before = state_digest(game)
             for mutant in _mutants(rng.choice(moves), rng, ids):
                 trial = game.copy()
                 try:
                     trial.process(mutant)
                 except IllegalAction:
-                    pass
+                    assert state_digest(trial) == before, mutant
         passes = [m for m in moves if isinstance(m, Pass)]
         others = [m for m in moves if not isinstance(m, Pass)]
         game.process(rng.choice(others) if others and rng.random() > 0.25

@@ -125,14 +125,14 @@ class ReduceTokens(Step):
         slot = action.slot if action.slot < len(slots) else -1
         if slot < 0 or slots[slot] != cid:
             raise IllegalAction(f"{cid} has no token there")
-        hexes_before = len({t.hex for t in gm.corps[cid].tokens if t.hex is not None})
-        slots[slot] = None
         token = next(t for t in gm.corps[cid].tokens if t.hex == hex_id and t.city == city)
-        token.hex = token.city = None
-        hexes_after = len({t.hex for t in gm.corps[cid].tokens if t.hex is not None})
-        if hexes_before > 1 and hexes_after <= 1 and len(
-                [t for t in gm.corps[cid].tokens if t.hex]) > 1:
+        placed = [t for t in gm.corps[cid].tokens if t.hex is not None]
+        rest = [t for t in placed if t is not token]
+        if len({t.hex for t in placed}) > 1 and len({t.hex for t in rest}) <= 1 \
+                and len(rest) > 1:
             raise IllegalAction(f"{cid} must have two tokens in different hexes")
+        slots[slot] = None
+        token.hex = token.city = None
         if tokens_above_limit(gm, cid):
             return
         corp = gm.corps[cid]
@@ -365,6 +365,8 @@ class MergeStep(Step):
                     return
                 self._add(game, action.entity, action.corporation)
             case Choose() if self.consent is not None:
+                if action.choice not in ("consent", "refuse"):
+                    raise IllegalAction("answer consent or refuse")
                 minor, _owner = self.consent
                 self.consent = None
                 assert self.merging is not None
