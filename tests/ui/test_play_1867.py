@@ -159,11 +159,13 @@ def test_opening_of_1867(window: MainWindow, qtbot) -> None:  # type: ignore[no-
         assert len(seen) <= len(rotations) + 1
     assert all(r in rotations for r in seen)
     cash_before = game.cash[minor]
+    cost = track.cost(HOME, name, target)
+    assert (f"(${cost})" in window.action_panel.confirm_button.text()) == (cost > 0)
     qtbot.keyClick(view, Qt.Key.Key_Return)
     game = session.game
     placed = game.board.placed[HOME]
     assert placed.tile.name == name and placed.rotation == target
-    assert game.cash[minor] <= cash_before
+    assert game.cash[minor] == cash_before - track.cost(HOME, name, target)  # first lay
     if game.legal_actions().step == "Track":
         _click(window, "Done laying track")
 

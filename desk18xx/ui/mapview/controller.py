@@ -217,13 +217,14 @@ class MapController(QObject):
         hex_def = track.hex_def(self.selected_hex)
         self._view.show_preview(hex_def, tile, self._rotations[self._rot_index])
         self._panel.lay_buttons.setVisible(True)
-        cost = track.terrain_cost(self.selected_hex)
+        cost = track.cost(self.selected_hex, self.selected_tile,
+                          self._rotations[self._rot_index])
         self._panel.confirm_button.setText(
             f"Lay {self.selected_tile} on {self.selected_hex}"
             + (f" (${cost})" if cost else "") + " ⏎")
         self.status.emit(f"Tile {self.selected_tile} on {self.selected_hex}, rotation "
                          f"{self.rotation} ({self._rot_index + 1}/{len(self._rotations)})"
-                         + (f", terrain ${cost}" if cost else ""))
+                         + (f", costs ${cost}" if cost else ""))
 
     def rotate(self, step: int) -> None:
         """Turn the previewed tile to the next legal rotation."""

@@ -170,6 +170,20 @@ class TrackOptions:
         """Terrain cost printed on what lies on ``hex_id`` now."""
         return sum(u.cost for u in self._map.hex(hex_id).tile.upgrades)
 
+    def cost(self, hex_id: str, name: str, rotation: int) -> int:
+        """Terrain and river cost of laying ``name`` at ``rotation`` (before extra-lay fees)."""
+        try:
+            lay = upgrades.lay_cost(self._map, hex_id, self.tile(name), rotation, self._rules)
+        except Exception:  # noqa: BLE001 - a cost is informative only
+            return self.terrain_cost(hex_id)
+        paid: set[tuple[str, int]] = set()
+        if self._lite:
+            board = self._game.board
+            assert board is not None
+            paid = set(board.paid_borders)
+        rivers = sum(b.cost for b in lay.borders if (b.hex, b.edge) not in paid)
+        return sum(u.cost for u in lay.terrain) + rivers
+
     def tray(self, hex_id: str | None) -> list[TileChoice]:
         """Every tile of the phase colours, usable on ``hex_id`` or greyed with a reason."""
         legal = self.legal(hex_id) if hex_id else {}
