@@ -53,6 +53,18 @@ class TitleScoring:
     def prepare(self, problem: Problem) -> None:
         """Called once per search before anything else (allocate extra bits here)."""
 
+    def patterns(self, train: TrainSpec) -> list[tuple[int, int]] | None:
+        """The extra-bit patterns of :meth:`variants` and the most each adds (None: unknown).
+
+        Used when the train is alone in its overlap group: then only the best
+        route of each pattern is kept.
+        """
+        return [(0, self.max_bonus(train))]
+
+    def pattern_needs(self, train: TrainSpec, pattern: int) -> list[set[int]]:
+        """Stops a route needs for ``pattern``: one of each set (for bounds)."""
+        return []
+
     def group(self, train: TrainSpec) -> int:
         """Overlap group: only routes of one group may not share track (1822CA E-trains: 1)."""
         return 0

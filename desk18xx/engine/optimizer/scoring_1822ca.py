@@ -14,7 +14,7 @@ again by the engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from desk18xx.engine.optimizer.model import CITY, OFFBOARD, TOWN, Problem, Stop, TrainSpec
 from desk18xx.engine.optimizer.scoring import Distance, TitleScoring
@@ -54,6 +54,9 @@ class Scoring1822CA(TitleScoring):
     _city_base: int = 0
     _dest_value: int = 0
     _elevators: int = 0
+    _home_stops: list[int] = field(default_factory=list)
+    _dest_stops: list[int] = field(default_factory=list)
+    _saw_stops: list[tuple[int, bool]] = field(default_factory=list)
 
     # -- search hooks ----------------------------------------------------------------------
     def prepare(self, problem: Problem) -> None:
@@ -64,6 +67,11 @@ class Scoring1822CA(TitleScoring):
         self._dest_value = max((s.revenue for s in problem.stops
                                 if (s.hex, s.node) == self.destination), default=0)
         self._elevators = sum(1 for s in problem.stops if s.hex in self.grain_elevators)
+        self._home_stops = [s.index for s in problem.stops if (s.hex, s.node) == self.home]
+        self._dest_stops = [s.index for s in problem.stops
+                            if (s.hex, s.node) == self.destination]
+        self._saw_stops = [(s.index, s.tokened) for s in problem.stops
+                           if s.hex == self.sawmill_hex]
 
     def group(self, train: TrainSpec) -> int:
         return 1 if self.trains[train.id].e_train else 0
@@ -106,6 +114,31 @@ class Scoring1822CA(TitleScoring):
         if self.destination is not None:
             bonus += self._dest_value * train.multiplier
         return bonus
+
+    def pattern_needs(self, train: TrainSpec, pattern: int) -> list[set[int]]:
+        e_train = self.trains[train.id].e_train
+        out: list[set[int]] = []
+        if pattern & self._dest_bit:
+            out += [set(self._home_stops), set(self._dest_stops)]
+        if pattern & self._saw_bit:
+            out.append({s for s, tokened in self._saw_stops if tokened or not e_train})
+        return out
+
+    def patterns(self, train: TrainSpec) -> list[tuple[int, int]] | None:
+        info = self.trains[train.id]
+        if info.local:
+            return None
+        grain = 10 * self._elevators + 20 if self.major and not info.e_train else 0
+        out = [(0, grain)]
+        dest = self._dest_value * train.multiplier
+        saw = 4 * self.sawmill_bonus
+        if self.destination is not None:
+            out.append((self._dest_bit, grain + dest))
+        if self.sawmill_hex is not None and self.sawmill_bonus:
+            out.append((self._saw_bit, grain + saw))
+            if self.destination is not None:
+                out.append((self._dest_bit | self._saw_bit, grain + dest + saw))
+        return out
 
     # -- rules -----------------------------------------------------------------------------
     def _fits_counts(self, info: Train1822, train: TrainSpec, grouped: dict[str, int]) -> bool:

@@ -130,6 +130,11 @@ class _Rep:
     best: int = 0
     group: int = 0
     """Overlap group (:meth:`TitleScoring.group`): where its routes' track bits lie."""
+    patterns: list[tuple[int, int]] | None = None
+    """Alone in its overlap group: its track clashes with nothing, so only the best
+    route per extra-bit pattern matters; (pattern, most bonus it can add)."""
+    pattern_best: dict[int, tuple[int, tuple[int, ...], int, tuple[int, ...]]] = field(
+        default_factory=dict)
 
 
 def _walk(
@@ -173,6 +178,7 @@ def _walk(
     for v in ordered:
         pref.append(pref[-1] + v)
     top = len(pref) - 1
+    total_value = pref[-1]
     # the same for the stops that use distance, plus everything the free ones can add
     counted_values = sorted((value[i] for i in range(len(stops)) if live[i] and is_counted[i]),
                             reverse=True)
@@ -197,7 +203,12 @@ def _walk(
     priced = 0
     polls = 0
     n_reps = len(reps)
+    pattern_needs = [
+        {p: scoring.pattern_needs(r.train, p) for p, _b in r.patterns} if r.patterns else {}
+        for r in reps
+    ]
     base = [0]
+    base_stop = base
     """The token the routes being listed start from (routes are listed from their lowest token)."""
 
     def route_stops() -> tuple[int, ...]:
@@ -226,16 +237,27 @@ def _walk(
         for r in reps:
             if n > (r.limit if r.limit is not None else n):
                 continue
-            # counted stops pay; the others at most fill the places left
-            room = r.paying - n
-            extra = osum if osum <= room * top_other else room * top_other
-            if r.mult * (csum + (extra if extra > 0 else 0)) + r.bonus < r.floor:
-                continue
+            best_of = r.pattern_best if r.patterns is not None else None
+            if best_of is None:
+                # counted stops pay; the others at most fill the places left
+                room = r.paying - n
+                extra = osum if osum <= room * top_other else room * top_other
+                if r.mult * (csum + (extra if extra > 0 else 0)) + r.bonus < r.floor:
+                    continue
             if visited is None:
                 visited = [stops[i] for i in route_stops()]
             priced += 1
             for rev, extra in scoring.variants(r.train, visited):
-                if rev < r.floor or extra & used_extra:
+                if extra & used_extra:
+                    continue
+                if best_of is not None:
+                    if rev > best_of.get(extra, (0,))[0]:
+                        best_of[extra] = (rev, route_stops(), (own << (r.group * span)) | extra,
+                                          (*reversed(left_segs), *right_segs))
+                        if rev > r.best:
+                            r.best = rev
+                    continue
+                if rev < r.floor:
                     continue
                 store(r, rev, (own << (r.group * span)) | extra, route_stops(),
                       (*reversed(left_segs), *right_segs))
@@ -256,6 +278,14 @@ def _walk(
                 other = pref_c[lim_i - n] + free_total
                 if other < more:
                     more = other
+            if total_value - vsum < more:
+                more = total_value - vsum
+            if r.patterns is not None:
+                base = r.mult * (vsum + more)
+                for pattern, bonus in r.patterns:
+                    if base + bonus > r.pattern_best.get(pattern, (0,))[0]:
+                        return True
+                continue
             if r.mult * (vsum + more) + r.bonus >= r.floor:
                 return True
         return False
@@ -286,13 +316,25 @@ def _walk(
                     found.append(value[y])
                 todo.append(y)
         found.sort(reverse=True)
+        here: set[int] | None = None
         for i in range(n_reps):
             r = reps[i]
             if n > rep_lim[i]:
                 continue
             room = r.paying - n
-            if r.mult * (vsum + sum(found[:room] if room > 0 else ())) + r.bonus >= r.floor:
-                return True
+            base = r.mult * (vsum + sum(found[:room] if room > 0 else ()))
+            if r.patterns is None:
+                if base + r.bonus >= r.floor:
+                    return True
+                continue
+            if here is None:
+                here = seen | set(left_stops) | set(right_stops) | {base_stop[0]}
+            for pattern, bonus in r.patterns:
+                if base + bonus <= r.pattern_best.get(pattern, (0,))[0]:
+                    continue
+                needs = pattern_needs[i].get(pattern, ())
+                if all(here & group for group in needs):
+                    return True
         return False
 
     def steps(
@@ -383,7 +425,11 @@ def _walk(
                 if stops[s].kind != CITY:
                     continue
                 for rev, extra in scoring.variants(r.train, [stops[s]]):
-                    if rev >= r.floor and not extra & used_extra:
+                    if r.patterns is not None:
+                        if not extra & used_extra and rev > r.pattern_best.get(extra, (0,))[0]:
+                            r.pattern_best[extra] = (rev, (s,), extra, ())
+                            r.best = max(r.best, rev)
+                    elif rev >= r.floor and not extra & used_extra:
                         store(r, rev, extra, (s,), ())
     for k, s in enumerate(starts):
         if progress is not None:
@@ -394,7 +440,10 @@ def _walk(
         base[0] = s
         walk_right(s, hex_bit[s], avoid, n0, value[s], value[s] if n0 else 0, False)
     for r in reps:
-        if r.keep:
+        if r.patterns is not None:
+            r.routes = [Candidate(rev, bits, st, sg) for rev, st, bits, sg
+                        in r.pattern_best.values()]
+        elif r.keep:
             r.routes = [Candidate(rev, bits, tuple(-x for x in neg), segs_)
                         for rev, neg, bits, segs_ in r.heap]
         r.routes.sort(key=lambda c: (-c.revenue, c.stops, c.segments))
@@ -429,6 +478,8 @@ def _greedy(
             top = rep_of[t.id]
             if first == i and top.routes:
                 pick: Candidate | None = top.routes[0]
+            elif top.patterns is not None:
+                pick = next((c for c in top.routes if not c.track & used), None)
             else:
                 d = scoring.distance(t)
                 paying = scoring.paying(t)
@@ -586,6 +637,15 @@ def solve(
                 scoring.max_bonus(t), keep=1 if k == 1 else keep, group=scoring.group(t),
             )
         rep_of[t.id] = reps[key]
+    per_group: dict[int, int] = {}
+    for t in trains:
+        per_group[rep_of[t.id].group] = per_group.get(rep_of[t.id].group, 0) + 1
+    for t in trains:
+        r = rep_of[t.id]
+        if per_group[r.group] == 1:
+            r.patterns = scoring.patterns(t)
+            if r.patterns is not None:
+                r.keep = 0
     order = sorted(classes, key=lambda d: (sorted(d.kinds), sorted(d.free)))
     stats: dict[str, float] = {"priced": 0.0, "passes": 0.0}
     best_note = [0]
