@@ -795,6 +795,18 @@ class G1822CA(Game):
                  if board.hex(h).geo.kinds[n] is not NodeKind.JUNCTION]
         return len(stops) >= 2
 
+    def can_token_in(self, corp: str, hex_id: str, city: int) -> bool:
+        """``corp`` reaches that city and it has a slot for it (18xx ``tokenable?``)."""
+        from desk18xx.engine.map.graph import graph_for
+
+        st = self.map.hex(hex_id)
+        node = st.geo.city_nodes[city]
+        if (st.hex_id, node) not in graph_for(self.map).reach(corp).nodes:
+            return False
+        if any(t is not None and t.corp == corp for t in st.tokens[city]):
+            return False
+        return corp in st.reserved[city] or st.free_slots(city) > 0
+
     def can_token_somewhere(self, corp: str) -> bool:
         """A reachable city with a free slot (18xx ``graph.can_token?``), approximately."""
         try:

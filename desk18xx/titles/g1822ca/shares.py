@@ -34,8 +34,12 @@ def buy_share(gm: G1822CA, player: str, share_ids: tuple[str, ...],
     price = share_price if share_price is not None else gm.price(corp)
     total = sum(price * s.percent // 10 for s in shares)
     held = gm.percent_of(player, corp) + sum(s.percent for s in shares)
-    if held > gm.corps[corp].max_ownership and owner == corp:
-        raise IllegalAction(f"{player} may not hold more than 60% of {corp}")
+    if held > gm.corps[corp].max_ownership:
+        raise IllegalAction(f"{player} may not hold more than 60% of {corp} (RB 4.3.4)")
+    counts = gm.price(corp) >= 50
+    bids = len(gm.boxes.player_bids(player, committed_only=True))
+    if counts and gm.num_certs(player) + bids >= gm.cert_limit:
+        raise IllegalAction(f"{player} is at the certificate limit (RB 4.3.3)")
     receiver = corp if owner == corp else BANK
     gm.transfer(player, receiver, total)
     previous = gm.president(corp)

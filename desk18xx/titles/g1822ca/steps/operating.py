@@ -362,7 +362,9 @@ class TokenStep(OrStep):
             tok = gm.corps[corp].next_token()
             if tok is None:
                 raise IllegalAction(f"{corp} has no token left")
-            price = action.cost if action.cost is not None else tok.price
+            if not gm.can_token_in(corp, hex_id, city):
+                raise IllegalAction(f"{corp} cannot reach an open slot in {hex_id} (RB 5.8)")
+            price = tok.price
             gm.place_token(corp, hex_id, city, price, slot=action.slot)
             self.orr().tokened = True
         elif not isinstance(action, Pass):

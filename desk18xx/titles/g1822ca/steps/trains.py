@@ -151,6 +151,8 @@ class BuyTrainStep(OrStep):
         if action.exchange:
             if train.owner != corp or train.name != "L":
                 raise IllegalAction(f"{corp} has no L-train {train.id} to flip")
+            if price != l_upgrade_price(gm):
+                raise IllegalAction(f"the L→2 flip costs ${l_upgrade_price(gm)}")
             gm.transfer(corp, BANK, price)
             gm.set_variant(train, action.variant or "2")
             if gm.phase_num == 1:
@@ -162,8 +164,12 @@ class BuyTrainStep(OrStep):
         if source in gm.corps:
             if not gm.has_status("can_buy_trains"):
                 raise IllegalAction("trains change hands between companies from phase 3")
-            if not train.buyable:
+            if not train.buyable or train.name in R.EXTRA_TRAINS:
                 raise IllegalAction(f"{train.id} cannot be sold")
+            if price < 1 or price > gm.cash[corp]:
+                raise IllegalAction("a train between companies costs $1 up to the buyer's cash")
+            if len(gm.real_trains(corp)) >= gm.train_limit(corp):
+                raise IllegalAction(f"{corp} is at its train limit")
             gm.transfer(corp, source, price)
             gm.give_train(train, corp)
             return
@@ -177,6 +183,16 @@ class BuyTrainStep(OrStep):
         variant = action.variant
         if variant == R.E_TRAIN and any(t.name == R.E_TRAIN for t in gm.corp_trains(corp)):
             raise IllegalAction(f"{corp} may own only one E-train (RB 5.17.7)")
+        base = gm.train_base[train.id]
+        if source == DEPOT:
+            sides = gm.train_variants[base]
+            side = variant or train.name
+            if side not in sides or price != sides[side][1]:
+                raise IllegalAction(f"a new {side} train costs ${sides.get(side, (0, 0))[1]}")
+        elif price != train.price:
+            raise IllegalAction(f"the pool's {train.name} train costs ${train.price}")
+        if len(gm.real_trains(corp)) >= gm.train_limit(corp):
+            raise IllegalAction(f"{corp} is at its train limit")
         if variant and variant != train.name:
             gm.set_variant(train, variant)
         if gm.cash[corp] < price:
