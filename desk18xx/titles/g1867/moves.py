@@ -302,6 +302,8 @@ def _tokens(game: G1867, step: TokenStep, entity: str, kind: str) -> list[Action
 def _routes(game: G1867, corp: str, kind: str, rng: random.Random) -> Action:
     routes: list[Route] = []
     for tid in game.corps[corp].trains:
+        if game.trains[tid].operated:
+            continue  # bought from a company that already ran it this round
         route = _find_route(game, corp, tid, rng)
         if route is None:
             continue

@@ -136,6 +136,10 @@ class RouteStep(Step):
     def process(self, game: Game, action: Action) -> None:
         if not isinstance(action, RunRoutes):
             raise IllegalAction(f"{action.type} is not a run")
+        for route in action.routes:
+            train = game.trains.get(route.train)
+            if train is not None and train.operated:
+                raise IllegalAction(f"train {route.train} already ran this round")
         revenues = check_routes(g(game), action.entity, action.routes)
         self.revenue = sum(revenues) + (action.extra_revenue or 0)
         self.ran = True
