@@ -758,6 +758,13 @@ class G1822CA(Game):
         self.map.place_token(hex_id, city, corp, extra=True)
         self.close_company(R.WINNIPEG_TOKEN)
 
+    def winnipeg_exchange(self, corp: str) -> None:
+        """P10, rulebook mode: an exchange token moves to "available" instead (RB 6.1.1)."""
+        if self.config.compat_18xxgames:
+            raise IllegalAction("18xx.games offers P10's Winnipeg token only")
+        self._exchange_to_available(corp)
+        self.close_company(R.WINNIPEG_TOKEN)
+
     def token_swap_choices(self, corp: str) -> list[str]:
         """P28 choices open to ``corp`` now (18xx ``company_choices_chpr``)."""
         c = self.companies.get(R.TOKEN_SWAP)

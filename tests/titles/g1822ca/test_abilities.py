@@ -159,3 +159,23 @@ def test_tax_haven_buys_a_share(compat: bool, haven_pays: bool) -> None:
     cash = g.cash[player]
     g.process(ChooseAbility("P11", entity_type="company", choice="CPR_ipo"))
     assert (g.cash[player] == cash) is haven_pays
+
+
+@pytest.mark.parametrize("compat", [True, False])
+def test_p10_may_instead_free_an_exchange_token_in_rulebook_mode(compat: bool) -> None:
+    from desk18xx.engine.errors import IllegalAction
+
+    ids = tuple((str(100 + i), f"P{i}") for i in range(4))
+    g = G1822CA(GameSetup("1822CA", ids, 337421161, ("compat_18xxgames",) if compat else ()))
+    setup_pair(g)
+    g.companies["P10"].owner = "GT"
+    if compat:
+        with pytest.raises(IllegalAction):
+            g.winnipeg_exchange("GT")
+        g.winnipeg_token("GT", g.map.city_id("N16", 0), None)
+        assert ("N16", 0) in g.map.tokens_of("GT")
+        assert g.map.hex("N16").free_slots(0) == 0  # its reserved slots stay, token is extra
+    else:
+        g.winnipeg_exchange("GT")
+        assert g.exchange_tokens["GT"] == 2 and g.corps["GT"].tokens[-1].price == 100
+    assert g.companies["P10"].closed

@@ -213,12 +213,22 @@ class SpecialToken(OrStep):
     blocks = False
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
-        return (PlaceToken,) if g(game).winnipeg_token_open(self.corp(), entity) else ()
+        gm = g(game)
+        if not gm.winnipeg_token_open(self.corp(), entity):
+            return ()
+        # RB 6.1.1: or move an exchange token to "available" (not on 18xx.games)
+        return (PlaceToken,) if gm.config.compat_18xxgames else (PlaceToken, ChooseAbility)
 
     def process(self, game: Game, action: Action) -> None:
+        gm = g(game)
+        if isinstance(action, ChooseAbility):
+            if action.choice != "available":
+                raise IllegalAction(f"bad P10 choice {action.choice}")
+            gm.winnipeg_exchange(self.corp())
+            return
         if not isinstance(action, PlaceToken):
             raise IllegalAction(f"cannot {action.type} now")
-        g(game).winnipeg_token(self.corp(), action.city, action.slot)
+        gm.winnipeg_token(self.corp(), action.city, action.slot)
 
 
 class TrackStep(OrStep):
