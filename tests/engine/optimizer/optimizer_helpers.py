@@ -73,20 +73,27 @@ def brute_force(p: Problem, scoring: TitleScoring) -> int:
 
     for s in p.stops:
         extend([s.index], 0, s.hex_bit, [])
+    for s in p.stops:
+        if s.kind == "city" and s.tokened:
+            walks.append(((s.index,), 0, s.hex_bit))  # local runs (only local trains earn)
+    scoring.prepare(p)
+    span = p.n_track
     per_train: list[list[tuple[int, int]]] = []
     for t in p.trains:
         dist = scoring.distance(t)
+        shift = scoring.group(t) * span
         options = [(0, 0)]
         for stops, track, _h in walks:
+            if len(stops) == 1 and not scoring.local(t):
+                continue
             visited = [p.stops[i] for i in stops]
             if not any(s.tokened for s in visited):
                 continue
-            n = sum(1 for s in visited if s.kind in dist.kinds)
+            n = sum(s.cost for s in visited if s.kind in dist.kinds and s.hex not in dist.free)
             if dist.limit is not None and n > dist.limit:
                 continue
-            rev = scoring.revenue(t, visited)
-            if rev > 0:
-                options.append((rev, track))
+            for rev, extra in scoring.variants(t, visited):
+                options.append((rev, (track << shift) | extra))
         per_train.append(options)
     def combine(i: int, used: int) -> int:
         if i == len(per_train):
