@@ -114,6 +114,11 @@ class ReduceTokens(Step):
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         return (RemoveToken,) if entity == self.current_entity(game) else ()
 
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        tokens = [{"hex": t.hex, "city": t.city} for t in g(game).corps[entity].tokens
+                  if t.hex is not None]
+        return {"tokens": tokens, "keep": R.LIMIT_TOKENS_AFTER_MERGER}
+
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
         if not isinstance(action, RemoveToken):
@@ -196,6 +201,12 @@ class PostMergerShares(Step):
         if not game.is_player(entity) or mround(self).converted is None:
             return ()
         return (BuyShares, Pass) if self.buyable(game, entity) is not None else ()
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        cid = self.corporation()
+        return {"corporation": cid, "share": self.buyable(game, entity),
+                "price": g(game).price(cid),
+                "multiple": entity in mround(self).dealing_multiple}
 
     def check_merge(self, game: Game) -> None:
         """After the holders: everyone one share; no president means a failed merge."""

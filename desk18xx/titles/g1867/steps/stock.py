@@ -50,6 +50,9 @@ class MajorTrainless(Step):
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         return (Pass, Choose) if entity in g(game).trainless_major else ()
 
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        return {"choices": ["nationalize"]}
+
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
         match action:
