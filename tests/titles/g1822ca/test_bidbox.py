@@ -77,3 +77,30 @@ def test_hotseat_player_ids_do_not_clash_with_minor_ids() -> None:
     g.process(Pass("0"))
     g.process(Bid("1", company="C10", price=100))
     assert g.boxes.committed_cash("player:1") == 100
+
+
+def test_nothing_bought_in_the_first_stock_round_ends_the_full_game_only() -> None:
+    for title, ended in (("1822CA", True), ("1822CA-ERS", False)):
+        g = new_game(4, title)
+        for pid in ("100", "101", "102", "103"):
+            g.process(Pass(pid))
+        assert g.finished is ended
+        if ended:
+            assert g.end_reason == "dnf"
+
+
+@pytest.mark.parametrize(("phase", "bid", "price", "treasury"), [
+    (0, 130, 50, 100),   # phase 1: $50 and $100 whatever the bid
+    (1, 150, 70, 140),   # phase 2: price = bid / 2 down to a start price, treasury 2 × price
+    (2, 150, 70, 150),   # phase 3+: the whole bid
+    (2, 260, 100, 260),  # capped at $100
+])
+def test_minor_start_price_and_treasury(phase: int, bid: int, price: int, treasury: int) -> None:
+    from desk18xx.titles.g1822ca.bidbox import OpenBid
+
+    g = new_game()
+    g.phase_index = phase
+    cash = g.cash["100"]
+    g.boxes.float_minor(OpenBid("100", bid), "M22")
+    assert g.price("22") == price and g.cash["22"] == treasury
+    assert g.cash["100"] == cash - bid and g.shares["22_0"].owner == "100"

@@ -242,3 +242,40 @@ def test_first_turn_l_from_the_pool_in_rulebook_mode() -> None:
     assert [t.id for t in step.offers(g)] == ["L-0"]
     g.config = dataclasses.replace(g.config, compat_18xxgames=False)
     assert [t.id for t in step.offers(g)] == ["L-0", "L-13"]
+
+
+# -- starting majors (RB 4.7, 4.8; supplement §5, §7.5) ----------------------------------
+def test_concession_conversion_pays_twice_the_price_less_the_concession() -> None:
+    from desk18xx.titles.g1822ca.shares import par_major
+
+    g = new_game()
+    g.phase_index = 1
+    g.companies["C4"].owner = "100"
+    par_major(g, "100", "GT", "80,0,12")
+    assert g.cash["100"] == 525 - 60 and g.cash["GT"] == 160
+    assert g.corps["GT"].floated and g.companies["C4"].closed
+    g.companies["C2"].owner = "101"
+    par_major(g, "101", "CPR", "70,0,11")
+    assert g.cash["101"] == 525 and g.cash["CPR"] == 70  # CPR: director's 10% free
+    assert g.corps["CPR"].floated
+
+
+def test_direct_start_from_phase_5_floats_at_half_and_full_cap_from_phase_6() -> None:
+    from desk18xx.titles.g1822ca.shares import buy_share, par_major
+
+    g = new_game()
+    g.phase_index = 4
+    g._on_phase("5")
+    par_major(g, "100", "GT", "100,0,14")
+    assert not g.corps["GT"].floated and g.cash["GT"] == 200
+    for i in (1, 2, 3):
+        buy_share(g, "101", (f"GT_{i}",))
+    assert g.corps["GT"].floated and g.cash["GT"] == 500  # 50% sold: floats
+    g.phase_index = 5
+    g._on_phase("6")
+    par_major(g, "102", "GWR", "60,0,10")
+    for i in (1, 2, 3):
+        buy_share(g, "103", (f"GWR_{i}",))
+    assert g.corps["GWR"].floated
+    assert g.cash["GWR"] == 600  # returns what it collected, receives 10 × $60
+    assert g.percent_of("pool", "GWR") == 50
