@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLa
 from desk18xx.engine.actions import LayTile, PlaceToken, RunRoutes
 from desk18xx.engine.game import Game
 from desk18xx.ui.actionpanel import ActionPanel
-from desk18xx.ui.mapview.overlays import city_slot_centres, hex_centre
+from desk18xx.ui.mapview.overlays import city_slot_centres, hex_centre, node_centre
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import board_view, hex_summary
 from desk18xx.ui.models.choices import TurnInfo
@@ -29,6 +29,7 @@ from desk18xx.ui.models.routes import (
     find_chain,
     is_stop,
     price,
+    stop_node,
     trains_of,
 )
 from desk18xx.ui.models.tokens import city_id, token_slots
@@ -362,15 +363,9 @@ class MapController(QObject):
                 rev = estimate(game, r) if len(r.stops) >= 2 else 0
                 note = f"  ≈ ${rev}" if rev else ""
             lines.append(f"{r.name}: {' → '.join(r.stops) or '(click stops)'}{note}")
-            pts: list[QPointF] = []
-            for c in r.chains:
-                for h in c:
-                    p = hex_centre(h, size)
-                    if not pts or pts[-1] != p:
-                        pts.append(p)
-            if not pts and r.stops:
-                pts = [hex_centre(r.stops[0], size)]
-            drawn.append((pts, f"{r.name} ${rev}" if rev else r.name))
+            pts = self._route_points(game, r, size)
+            stops = [self._stop_point(game, r, i, size) for i in range(len(r.stops))]
+            drawn.append((pts, f"{r.name}: ${rev}" if rev else r.name, stops))
         if exact is not None:
             lines.append(f"Revenue ${sum(exact)}")
         elif problem:
@@ -394,6 +389,41 @@ class MapController(QObject):
         self._update_routes()
         self.status.emit(f"Best routes: ${revenue}" + ("" if complete else
                                                        " (search stopped early)"))
+
+    @staticmethod
+    def _stop_at(game: Game, hex_id: str, toward: str | None, size: float) -> QPointF:
+        found = stop_node(game, hex_id, toward)
+        if found is None:
+            return hex_centre(hex_id, size)
+        tile, rotation, node = found
+        return node_centre(hex_id, tile, rotation, node, size)
+
+    def _stop_point(self, game: Game, route: TrainRoute, index: int, size: float) -> QPointF:
+        """Where stop ``index`` of ``route`` is drawn."""
+        hex_id = route.stops[index]
+        toward = None
+        if index < len(route.chains):
+            toward = route.chains[index][1]
+        elif index > 0 and route.chains:
+            toward = route.chains[index - 1][-2]
+        return self._stop_at(game, hex_id, toward, size)
+
+    def _route_points(self, game: Game, route: TrainRoute, size: float) -> list[QPointF]:
+        """Stops at their drawn cities and towns, joined through the shared hex sides."""
+        pts: list[QPointF] = []
+        for chain in route.chains:
+            start = self._stop_at(game, chain[0], chain[1], size)
+            if not pts or pts[-1] != start:
+                pts.append(start)
+            for a, b in zip(chain, chain[1:], strict=False):
+                ca, cb = hex_centre(a, size), hex_centre(b, size)
+                pts.append((ca + cb) / 2)  # the middle of the side they share
+                if b != chain[-1]:
+                    pts.append(cb)
+            pts.append(self._stop_at(game, chain[-1], chain[-2], size))
+        if not pts and route.stops:
+            pts = [self._stop_at(game, route.stops[0], None, size)]
+        return pts
 
     def run(self) -> None:
         """Submit the routes built."""

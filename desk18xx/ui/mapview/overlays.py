@@ -146,9 +146,10 @@ ROUTE_COLORS = ("#ee0000", "#0066ff", "#00aa00", "#ff9900", "#9900cc", "#00cccc"
 
 
 class RouteItem(QGraphicsItem):
-    """One train's route: a thick line through its stops."""
+    """One train's route: a thick line along its track, a dot on each stop."""
 
-    def __init__(self, points: Sequence[QPointF], color: str, label: str) -> None:
+    def __init__(self, points: Sequence[QPointF], color: str, label: str,
+                 stops: Sequence[QPointF] = ()) -> None:
         super().__init__()
         self._path = QPainterPath()
         if points:
@@ -156,13 +157,13 @@ class RouteItem(QGraphicsItem):
             for p in points[1:]:
                 self._path.lineTo(p)
         self._color = QColor(color)
-        self._label = label
-        self._points = list(points)
+        self.label = label
+        self._stops = list(stops)
         self.setZValue(Z_ROUTE)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
-        return self._path.boundingRect().adjusted(-40, -40, 40, 40)
+        return self._path.boundingRect().adjusted(-70, -50, 70, 50)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -176,13 +177,18 @@ class RouteItem(QGraphicsItem):
         painter.drawPath(self._path)
         painter.setBrush(QColor(self._color))
         painter.setPen(QPen(QColor("#ffffff"), 2))
-        for p in self._points:
+        for p in self._stops:
             painter.drawEllipse(p, 7, 7)
-        if self._points and self._label:
-            p = self._points[0]
-            painter.setPen(QColor(self._color))
-            painter.drawText(QRectF(p.x() - 60, p.y() - 40, 120, 20),
-                             int(Qt.AlignmentFlag.AlignCenter), self._label)
+        if self._stops and self.label:
+            p = self._stops[0]
+            box = QRectF(p.x() - 45, p.y() - 42, 90, 20)
+            painter.setPen(QPen(QColor(self._color), 2))
+            painter.setBrush(QColor("#ffffff"))
+            painter.drawRoundedRect(box, 5, 5)
+            font = painter.font()
+            font.setBold(True)
+            painter.setFont(font)
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), self.label)
 
 
 def city_slot_centres(hex_id: str, tile: TileDef, rotation: int,

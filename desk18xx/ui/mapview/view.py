@@ -235,17 +235,22 @@ class MapView(QGraphicsView):
         """The clickable slots shown."""
         return list(self._slots)
 
-    def set_routes(self, routes: Sequence[tuple[Sequence[QPointF], str]]) -> None:
-        """Draw routes: (stop centres, label) per train."""
+    def set_routes(self, routes: Sequence[tuple[Sequence[QPointF], str, Sequence[QPointF]]]
+                   ) -> None:
+        """Draw routes: (line points, label, stop points) per train."""
         for item in self._routes:
             self._remove(item)
         self._routes = []
         if self._scene is None:
             return
-        for i, (points, label) in enumerate(routes):
-            item = RouteItem(points, ROUTE_COLORS[i % len(ROUTE_COLORS)], label)
+        for i, (points, label, stops) in enumerate(routes):
+            item = RouteItem(points, ROUTE_COLORS[i % len(ROUTE_COLORS)], label, stops)
             self._scene.addItem(item)
             self._routes.append(item)
+
+    def routes(self) -> list[RouteItem]:
+        """The route lines drawn."""
+        return list(self._routes)
 
     # -- events --------------------------------------------------------------------------
     def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
