@@ -186,7 +186,12 @@ def _walk(
     for v in counted_values:
         pref_c.append(pref_c[-1] + v)
     top_c = len(pref_c) - 1
-    free_total = sum(value[i] for i in range(len(stops)) if live[i] and not is_counted[i])
+    free_values = sorted((value[i] for i in range(len(stops)) if live[i] and not is_counted[i]),
+                         reverse=True)
+    pref_f = [0]
+    for v in free_values:
+        pref_f.append(pref_f[-1] + v)
+    top_f = len(pref_f) - 1
     top_other = max((value[i] for i in range(len(stops)) if live[i] and not is_counted[i]),
                     default=0)
     rep_lim = [r.limit if r.limit is not None else 1 << 30 for r in reps]
@@ -275,7 +280,8 @@ def _walk(
                 room = top
             more = pref[room]
             if lim_i - n < top_c:
-                other = pref_c[lim_i - n] + free_total
+                # more counted stops fit the distance; free ones at most the paying places
+                other = pref_c[lim_i - n] + pref_f[room if room < top_f else top_f]
                 if other < more:
                     more = other
             if total_value - vsum < more:
@@ -466,7 +472,7 @@ def _greedy(
     """
     best: list[Candidate | None] = [None] * len(trains)
     best_total = 0
-    firsts = range(len(trains)) if len(trains) <= 4 else range(1)
+    firsts = range(len(trains)) if len(trains) == 2 else range(1)
     for first in firsts:
         if first > 0 and trains[first].name == trains[first - 1].name:
             continue
@@ -478,7 +484,8 @@ def _greedy(
             top = rep_of[t.id]
             if first == i and top.routes:
                 pick: Candidate | None = top.routes[0]
-            elif top.patterns is not None:
+            elif top.patterns is not None or any(not c.track & used for c in top.routes):
+                # the kept routes are the best ones: the first that fits is the best that fits
                 pick = next((c for c in top.routes if not c.track & used), None)
             else:
                 d = scoring.distance(t)
