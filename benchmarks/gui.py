@@ -96,7 +96,7 @@ def main(argv: list[str]) -> int:
     t = time.perf_counter()
     session.undo()
     app.processEvents()
-    print(f"undo one action (rebuild by replay of {len(times) - 1}): "
+    print(f"undo one action ({len(times)} live; replay from the latest snapshot): "
           f"{(time.perf_counter() - t) * 1000:.0f} ms")
     window.close()
     return 0

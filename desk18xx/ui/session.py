@@ -26,6 +26,9 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.log import LogError, filter_log
 
+#: Live actions between two snapshots of the game (undo replays at most this many).
+SNAPSHOT_EVERY = 25
+
 #: Options every imported 18xx.games game is played with (its rule quirks).
 IMPORT_OPTIONS = ("compat_18xxgames",)
 
@@ -108,8 +111,13 @@ class GameSession(QObject):
         self._rounds: list[RoundKey] = []
         """The round each live action was taken in."""
         self._redo_possible = False
-        self._history: list[Game] = []
-        """Snapshots: _history[n] is the game after n live actions (filled lazily)."""
+        self._live_raw: list[Any] = []
+        """The raw log entries of the live actions (the same objects as in the line)."""
+        self._actions: dict[int, tuple[Any, Action]] = {}
+        """id(raw entry) -> (entry, parsed action)."""
+        self._snaps: dict[int, Game] = {}
+        """Live-action count -> a copy of the game then, valid for the live prefix."""
+        self._snapshots_ok = True
         self.source: str | None = None
         """File the game came from, if any."""
 
@@ -166,8 +174,9 @@ class GameSession(QObject):
         count = max(0, min(count, len(self._live)))
         if count == len(self._live) and self._game is not None:
             return self._game
-        game = self._factory(self._setup)
-        for action in self._live[:count]:
+        start = max((k for k in self._snaps if k <= count), default=0)
+        game = self._snaps[start].copy() if start else self._factory(self._setup)
+        for action in self._live[start:count]:
             try:
                 game.process(action)
             except _ENGINE_ERRORS:
@@ -183,6 +192,8 @@ class GameSession(QObject):
         """
         self._setup = setup
         self._line = Line(list(raw))
+        self._live, self._live_raw, self._rounds = [], [], []
+        self._actions, self._snaps, self._snapshots_ok = {}, {}, True
         self._rebuild()
         self.game_replaced.emit()
         self.state_changed.emit(len(self._live))
@@ -251,7 +262,10 @@ class GameSession(QObject):
             return False
         self._line.raw.append(entry)
         self._live.append(action)
+        self._live_raw.append(entry)
+        self._actions[id(entry)] = (entry, action)
         self._rounds.append(key)
+        self._snapshot(len(self._live), self._game)
         self._redo_possible = False
         self.action_applied.emit(len(self._live))
         self.state_changed.emit(len(self._live))
@@ -292,24 +306,54 @@ class GameSession(QObject):
 
     # -- internals -----------------------------------------------------------------------
     def _rebuild(self) -> None:
-        """Replay the live actions of the line into a fresh game."""
+        """Replay the live actions of the line, from the latest snapshot still valid."""
         assert self._setup is not None
         filtered = filter_log(self._line.raw)
-        game = self._factory(self._setup)
-        live: list[Action] = []
-        self._rounds = []
-        for raw in filtered.actions:
-            action = action_from_dict(raw)
+        entries = list(filtered.actions)
+        same = 0
+        limit = min(len(entries), len(self._live_raw))
+        while same < limit and entries[same] is self._live_raw[same]:
+            same += 1
+        self._snaps = {k: g for k, g in self._snaps.items() if k <= same}
+        start = max(self._snaps, default=0)
+        game = self._snaps[start].copy() if start else self._factory(self._setup)
+        live = self._live[:start]
+        rounds = self._rounds[:start]
+        self._redo_possible = filtered.redo_possible
+        for raw in entries[start:]:
+            action = self._parsed(raw)
             key = round_key(game)
             try:
                 game.process(action)
             except _ENGINE_ERRORS as exc:
-                self._game, self._live = game, live
-                self._redo_possible = filtered.redo_possible
+                self._set_live(game, live, rounds, entries)
                 self.action_rejected.emit(
                     f"replay stopped at action {raw.get('id')} ({action.type}): {exc}")
                 return
             live.append(action)
-            self._rounds.append(key)
-        self._game, self._live = game, live
-        self._redo_possible = filtered.redo_possible
+            rounds.append(key)
+            self._snapshot(len(live), game)
+        self._set_live(game, live, rounds, entries)
+
+    def _set_live(self, game: Game, live: list[Action], rounds: list[RoundKey],
+                  entries: list[Any]) -> None:
+        self._game, self._live, self._rounds = game, live, rounds
+        self._live_raw = entries[:len(live)]
+
+    def _parsed(self, raw: Any) -> Action:
+        """The action of a raw log entry (parsed once per entry)."""
+        cached = self._actions.get(id(raw))
+        if cached is not None and cached[0] is raw:
+            return cached[1]
+        action = action_from_dict(raw)
+        self._actions[id(raw)] = (raw, action)
+        return action
+
+    def _snapshot(self, count: int, game: Game) -> None:
+        """Keep a copy of ``game`` every :data:`SNAPSHOT_EVERY` live actions."""
+        if count % SNAPSHOT_EVERY or count in self._snaps or not self._snapshots_ok:
+            return
+        try:
+            self._snaps[count] = game.copy()
+        except Exception:  # noqa: BLE001 - a title whose state cannot be copied
+            self._snapshots_ok = False

@@ -126,3 +126,23 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert len(again.actions()) == 1
     assert again.can_redo()
     assert again.game.cash == session.game.cash
+
+
+@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
+def test_undo_from_a_snapshot_equals_a_full_replay() -> None:
+    from desk18xx.engine.digest import state_digest
+
+    session = GameSession()
+    session.load(FIXTURE)
+    n = len(session.actions())
+    assert n > 60
+    session.undo(30)
+    fresh = GameSession()
+    fresh.new_game(session.game.setup)
+    for action in session.actions():
+        assert fresh.submit(action)
+    assert state_digest(session.game) == state_digest(fresh.game)
+    assert session.rounds() == fresh.rounds()
+    assert state_digest(session.game_at(n - 45)) == state_digest(fresh.game_at(n - 45))
+    session.redo(30)
+    assert len(session.actions()) == n
