@@ -26,6 +26,8 @@ class Distance:
     kinds: frozenset[str]
     limit: int | None
     free: frozenset[str] = frozenset()
+    max_stops: int | None = None
+    """At most this many stops of any kind (None: no cap)."""
 
 
 class TitleScoring:

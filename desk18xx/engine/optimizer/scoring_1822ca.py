@@ -86,11 +86,12 @@ class Scoring1822CA(TitleScoring):
         if info.parts is None:
             return Distance(ANY, train.distance)
         free = self.grain_elevators if info.grain else frozenset()
+        cap = sum(n for _k, n in info.parts)
         if info.pullman:
             # towns are free for the search (revenue() checks their number)
-            return Distance(frozenset({CITY, OFFBOARD}), train.distance, free)
+            return Distance(frozenset({CITY, OFFBOARD}), train.distance, free, cap)
         total = sum(n for kinds, n in info.parts if kinds != frozenset({"grain_elevator"}))
-        return Distance(ANY, total, free)
+        return Distance(ANY, total, free, cap)
 
     def paying(self, train: TrainSpec) -> int | None:
         info = self.trains[train.id]

@@ -195,6 +195,7 @@ def _walk(
     top_other = max((value[i] for i in range(len(stops)) if live[i] and not is_counted[i]),
                     default=0)
     rep_lim = [r.limit if r.limit is not None else 1 << 30 for r in reps]
+    max_stops = dist.max_stops if dist.max_stops is not None else 1 << 30
     # unbounded trains (E-trains ...) get the stronger, dearer bound
     strong = STRONG or any(r.paying >= 1 << 30 for r in reps)
     # adjacency best-value first, so that good routes come early and raise the floors
@@ -366,6 +367,8 @@ def _walk(
                 continue
             if tokened[o] and o < t0:
                 continue
+            if len(right_stops) + len(left_stops) + 2 > max_stops:
+                continue
             n2 = n + is_counted[o]
             if n2 > lim:
                 continue
@@ -492,8 +495,8 @@ def _greedy(
                 paying = scoring.paying(t)
                 rep = _Rep(t, d.limit, paying if paying is not None else 1 << 30,
                            t.multiplier, scoring.max_bonus(t), keep=1, group=scoring.group(t))
-                stats["priced"] += _walk(problem, scoring, Distance(d.kinds, None, d.free),
-                                         [rep], cancel, None, used)
+                walk_class = Distance(d.kinds, None, d.free, d.max_stops)
+                stats["priced"] += _walk(problem, scoring, walk_class, [rep], cancel, None, used)
                 stats["passes"] += 1
                 pick = rep.routes[0] if rep.routes else None
             if pick is not None:
@@ -636,7 +639,7 @@ def solve(
     for t in trains:
         d = scoring.distance(t)
         key = (t.name, d.limit, t.multiplier, t.kind)
-        reps = classes.setdefault(Distance(d.kinds, None, d.free), {})
+        reps = classes.setdefault(Distance(d.kinds, None, d.free, d.max_stops), {})
         if key not in reps:
             paying = scoring.paying(t)
             reps[key] = _Rep(
@@ -653,7 +656,7 @@ def solve(
             r.patterns = scoring.patterns(t)
             if r.patterns is not None:
                 r.keep = 0
-    order = sorted(classes, key=lambda d: (sorted(d.kinds), sorted(d.free)))
+    order = sorted(classes, key=lambda d: (sorted(d.kinds), sorted(d.free), d.max_stops or 0))
     stats: dict[str, float] = {"priced": 0.0, "passes": 0.0}
     best_note = [0]
 
