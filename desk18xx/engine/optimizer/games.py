@@ -152,6 +152,9 @@ def best_routes(
 ) -> Solution:
     """The routes that earn ``corp`` the most now (a pure function of the position).
 
+    Reads ``game`` at the start (the position) and at the end (pricing); off
+    the GUI thread, pass a snapshot (``game.copy()``) the GUI does not change.
+
     Args:
         progress: called with (fraction done, best revenue so far).
         cancel: polled; when it returns True the best routes so far come back

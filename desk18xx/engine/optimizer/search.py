@@ -1,25 +1,34 @@
-"""Exact route search: enumerate every legal route, then the best non-overlapping set.
+"""Exact route search: list the legal routes worth having, then the best non-clashing set.
 
-1. **Routes.**  For each distance class of the company's trains (the stop
-   kinds that use up distance, :meth:`TitleScoring.distance`), a depth-first
-   walk over the contracted track graph lists every simple route that visits
-   a token of the company and at most the longest train's distance of
-   counted stops.  A route never visits two stops in one hex nor passes a hex
-   twice, never passes through an off-board or a city full of other tokens,
-   and never reuses a piece of track.  Walks that can no longer reach a token
-   within the distance are cut (a lower bound from a shortest-path table).
-   Each route is found once from each end and kept from the lower stop.
-2. **Prices.**  Each route is priced for each train that can run it with the
-   title's scorer; only positive routes are kept, best first.
-3. **Assignment.**  A branch and bound over the trains (best single route
-   first) picks one route or none per train, with no track piece shared; the
-   bound is the sum of the remaining trains' best single routes.  Identical
-   trains take routes in increasing order (symmetry).
+1. **Routes.**  Per distance class of the company's trains (which stops use
+   distance, :meth:`TitleScoring.distance`), a depth-first walk over the
+   contracted track graph (:class:`Segment` = stop to stop over plain track)
+   lists routes from their lowest-numbered token outwards, first growing
+   one end, then for each such half the other end (so each route once).  A
+   route never visits two stops of one hex, never passes through an
+   off-board, a full foreign city or a terminal path, and never reuses a
+   piece of track.  Branches are cut by an upper bound: ``multiplier x
+   (values so far + the best values the places left can add) + bonus``
+   against the revenue a route needs to be kept (for unbounded trains, with
+   only the stops still reachable).  Each route is priced by the title's
+   scorer (:meth:`TitleScoring.variants`: revenue and the extra resource bits
+   of one-per-run bonuses).
+2. **First pass.**  Each train kind keeps its best 48 routes (its floor rises
+   as they come), a train alone in its track group its best route per bonus
+   pattern.  A greedy start (each train the best route on the track left,
+   every train first once for two trains) and a branch and bound over the
+   kept routes give a lower bound ``LB``.
+3. **Proof.**  A better answer needs train ``t`` to earn at least
+   ``LB + 1 - (sum of the other trains' best)``; kinds whose kept list does
+   not reach that low are listed again down to it, and the branch and bound
+   runs on the complete lists.  Its bound at each level is the sum, over
+   the trains left, of the best route not clashing with the track taken
+   (bit sets per track piece).  Identical trains take routes in order.
 
 The first assignment found with the greatest total wins, so ties are broken
-by the fixed order of trains and routes (sorted by revenue, then stops).
-``progress`` is called now and then with a fraction and the best total so
-far; ``cancel`` is polled and the best assignment so far is returned.
+by the fixed order of trains and routes (revenue, then stops).  ``progress``
+is called now and then with a fraction and the best total so far; ``cancel``
+is polled and the best assignment found so far comes back (``complete`` False).
 """
 
 from __future__ import annotations
