@@ -698,6 +698,7 @@ class G1822CA(Game):
         """End of a company's turn."""
         self.train_with_pullman = None
         self.train_with_grain = None
+        self._pullman_skipped = False
 
     # -- tokens --------------------------------------------------------------------------
     def place_token(self, corp: str, hex_id: str, city: int, price: int, *,
