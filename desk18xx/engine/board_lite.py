@@ -1,12 +1,13 @@
 """Board state for the rules engine: placed tiles, station tokens, reachability.
 
-MINIMAL VERSION, to be replaced by ``engine/map/board.py`` and
-``engine/map/graph.py`` (map-model engineer) once they land.  It keeps what
-the 1867 rules need: the tile on every hex with its rotation, the token slots
-of every city, the tile supply, river borders already paid, and a
-reachability walk over track from a corporation's tokens (18xx
-``Graph#connected_nodes``/``connected_hexes``: full cities of other
-companies block, off-boards end a walk).
+The rules engine's own board (``Game.board``): the tile on every hex with its
+rotation, the token slots of every city, the tile supply, river borders
+already paid, and a reachability walk over track from a corporation's tokens
+(18xx ``Graph#connected_nodes``/``connected_hexes``: full cities of other
+companies block, off-boards end a walk).  It was written while
+``engine/map/board.py``/``graph.py`` were being built; the UI, the route
+optimizer and the state digest read it now.  FIXME: merge it with
+``engine/map`` (one board model, one graph).
 """
 
 from __future__ import annotations
