@@ -13,7 +13,7 @@
    only the stops still reachable).  Each route is priced by the title's
    scorer (:meth:`TitleScoring.variants`: revenue and the extra resource bits
    of one-per-run bonuses).
-2. **First pass.**  Each train kind keeps its best 48 routes (its floor rises
+2. **First pass.**  Each train kind keeps its best 128 routes (its floor rises
    as they come), a train alone in its track group its best route per bonus
    pattern.  A greedy start (each train the best route on the track left,
    every train first once for two trains) and a branch and bound over the
@@ -631,7 +631,7 @@ def solve(
     *,
     progress: Progress | None = None,
     cancel: Callable[[], bool] | None = None,
-    keep: int = 48,
+    keep: int = 128,
 ) -> Result:
     """The routes for the company's trains that earn the most (see the module doc).
 
