@@ -211,6 +211,9 @@ def check_routes(game: G1867, corp: str, routes: tuple[Route, ...]) -> list[int]
             raise IllegalAction(f"train {route.train} runs twice")
         seen_trains.add(route.train)
         stops = route_stops(game, route)
+        if route.hexes is not None and set(route.hexes) != {h for h, _n in stops}:
+            raise IllegalAction(f"route of {route.train}: the file's stops "
+                                f"{'-'.join(route.hexes)} are not the track's stops")
         # two trains may not share a piece of track (checked per hex side)
         for chain in route.connections:
             for a, b in zip(chain, chain[1:], strict=False):
