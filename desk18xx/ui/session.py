@@ -139,6 +139,11 @@ class GameSession(QObject):
         return self._game
 
     @property
+    def factory(self) -> GameFactory:
+        """Makes a fresh game from a setup (for study mode's position cache)."""
+        return self._factory
+
+    @property
     def setup(self) -> GameSetup | None:
         """The setup of the current game."""
         return self._setup

@@ -266,6 +266,13 @@ def _price_of(move: Bid | BuyCompany) -> Callable[[Value], Action]:
     return make
 
 
+def _startable(game: Game) -> list[str]:
+    """Corporations that may be started now (1867 ``available``; empty elsewhere)."""
+    # FIXME: ask a declared Game method once the base class has one.
+    available = vars(game).get("available", [])
+    return [str(c) for c in available] if isinstance(available, list) else []
+
+
 def _etype(game: Game, entity: str) -> str:
     return "player" if game.is_player(entity) else "corporation"
 
@@ -342,7 +349,7 @@ def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
                        "Auction", spin=(lo, hi, BID_STEP, lo))]
     minors = [c for c, k in game.corps.items()
               if k.kind is CorpKind.MINOR and not k.ipoed and not k.closed
-              and c in getattr(game, "available", ())]
+              and c in _startable(game)]
     hi = MIN_MINOR_BID + (max(cash, MIN_MINOR_BID) - MIN_MINOR_BID) // BID_STEP * BID_STEP
     out = []
     for cid in minors:
@@ -400,7 +407,7 @@ def _par(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     for cid, corp in game.corps.items():
         if corp.kind is not CorpKind.MAJOR or corp.ipoed or corp.closed:
             continue
-        if cid not in getattr(game, "available", ()):
+        if cid not in _startable(game):
             continue
         if not prices:
             continue

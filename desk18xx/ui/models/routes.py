@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from desk18xx.engine.actions import Route
 from desk18xx.engine.game import Game
 from desk18xx.engine.map import board as mboard
-from desk18xx.engine.tiledef import Color, NodeKind
+from desk18xx.engine.tiledef import Color, NodeKind, TileDef
 
 
 @dataclass
@@ -89,6 +89,26 @@ def find_chain(game: Game, a: str, b: str,
             nxt = board.neighbour_enterable(hex_id, out)
             if nxt is not None and nxt[0] not in path:
                 queue.append((nxt[0], nxt[1], (*path, nxt[0])))
+    return None
+
+
+def stop_node(game: Game, hex_id: str, toward: str | None) -> tuple[TileDef, int, int] | None:
+    """(tile, rotation, node) of the stop on ``hex_id`` joined toward the neighbour
+    ``toward`` (any stop when None), for drawing the route through it."""
+    from desk18xx.engine.map.hexgrid import edge_between, parse_hex
+
+    board = game.board
+    assert board is not None
+    placed = board.placed.get(hex_id)
+    if placed is None:
+        return None
+    edge = None if toward is None else edge_between(parse_hex(hex_id), parse_hex(toward))
+    sh = placed.shape
+    for i, n in enumerate(placed.tile.nodes):
+        if n.kind is NodeKind.JUNCTION:
+            continue
+        if edge is None or edge in sh.node_edges[i]:
+            return placed.tile, placed.rotation, i
     return None
 
 

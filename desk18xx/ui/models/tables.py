@@ -97,7 +97,7 @@ class RowsModel(QAbstractTableModel):
 
 
 # -- rows read from a game -------------------------------------------------------------
-PLAYER_HEADERS = ("Player", "Cash", "Certs", "Value", "Privates", "Shares")
+PLAYER_HEADERS = ("Player", "Cash", "Certs", "Value", "Debt", "Privates", "Shares")
 CORP_HEADERS = ("Company", "Owner", "Price", "Cash", "Trains", "Tokens", "Treasury",
                 "Pool", "Loans", "Privates", "Destination")
 BANK_HEADERS = ("Item", "Value")
@@ -105,7 +105,9 @@ BANK_HEADERS = ("Item", "Value")
 
 def player_rows(game: Game, acting: str | None = None) -> list[Row]:
     """Cash, certificates against the limit, privates, holdings and value per player."""
-    limit = getattr(game, "cert_limit", 0)
+    # FIXME: read declared Game attributes once the base class has them.
+    limit = vars(game).get("cert_limit", 0)
+    debts = vars(game).get("debt", {})
     out = []
     for p in game.players:
         privates = ", ".join(c.id for c in game.companies.values()
@@ -117,8 +119,10 @@ def player_rows(game: Game, acting: str | None = None) -> list[Row]:
                 pres = "*" if game.president(cid) == p.id else ""
                 holdings.append(f"{cid}{pres} {pct}%")
         certs = f"{game.num_certs(p.id)}/{limit}" if limit else str(game.num_certs(p.id))
+        debt = debts.get(p.id, 0) if isinstance(debts, dict) else 0
         out.append(Row((p.name, f"${game.cash.get(p.id, 0)}", certs,
-                        f"${game.player_value(p.id)}", privates, ", ".join(holdings)),
+                        f"${game.player_value(p.id)}", f"${debt}" if debt else "", privates,
+                        ", ".join(holdings)),
                        background="#ffe680" if p.id == acting else None,
                        tooltip=", ".join(holdings)))
     return out
@@ -160,7 +164,7 @@ def bank_rows(game: Game) -> list[Row]:
         out.append(Row(("Phase", phase.name)))
         out.append(Row(("Train limit", limits)))
         out.append(Row(("Tiles", ", ".join(phase.tiles))))
-    loans = getattr(game, "loans_left", None)
+    loans = vars(game).get("loans_left")
     if isinstance(loans, int):
         out.append(Row(("Loans left", str(loans))))
     counts: dict[str, int] = {}
