@@ -321,6 +321,15 @@ class G1822CA(Game):
             return True  # RB 5.17.7: one E-train per company, even after an acquisition
         return sum(1 for t in trains if t.name == R.GRAIN) > 1
 
+    def discardable(self, corp: str) -> list[Train]:
+        """The trains to choose from when crowded (18xx ``DiscardTrain#trains``)."""
+        trains = self.corp_trains(corp)
+        for kinds in (R.EXTRA_TRAIN_PERMANENTS, {R.PULLMAN}, {R.GRAIN}):
+            same = [t for t in trains if t.name in kinds]
+            if len(same) > 1:
+                return same
+        return [t for t in trains if not self.is_extra_train(t)]
+
     def take_train(self, tid: str) -> Train:
         """A train by id.
 
@@ -1153,6 +1162,23 @@ class G1822CA(Game):
         self.shares[f"{minor}_0"].owner = minor
         self.market.remove(minor)
         self.corps[minor].closed = True
+
+    def connects_to_minor(self, corp: str, minor: str) -> bool:
+        """The major's track reaches the minor's token (or, for a bid-box minor, its
+        reserved home city; M13: any Toronto city) (18xx ``entity_connects?``)."""
+        from desk18xx.engine.map.graph import graph_for
+
+        board = self.map
+        nodes = graph_for(board).reach(corp).nodes
+        where = board.tokens_of(minor)
+        if not where:
+            hex_id = self.corp_defs[minor].home_hexes[0]
+            st = board.hex(hex_id)
+            cities = [i for i, r in enumerate(st.reserved) if minor in r]
+            if not cities or minor == self.rules.minor_14_id:
+                cities = list(range(len(st.tokens)))
+            where = [(st.hex_id, c) for c in cities]
+        return any((h, board.hex(h).geo.city_nodes[c]) in nodes for h, c in where)
 
     def _exchange_to_available(self, corp: str) -> None:
         if self.exchange_tokens.get(corp, 0) <= 0:

@@ -106,8 +106,8 @@ def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random) -> l
         case ChooseDouble():
             out.append(Choose(entity=entity, entity_type=kind, choice="double"))
         case DiscardStep():
-            out.extend(DiscardTrain(entity=entity, entity_type=kind, train=t)
-                       for t in game.corps[entity].trains)
+            out.extend(DiscardTrain(entity=entity, entity_type=kind, train=t.id)
+                       for t in game.discardable(entity))
         case PendingToken():
             out.extend(_pending_tokens(game, step, entity))
         case FirstTurnHousekeeping():
@@ -319,7 +319,8 @@ def _forced_train(game: G1822CA, corp: str, player: str) -> list[Action]:
 def _acquisitions(game: G1822CA, step: MinorAcquisition, corp: str) -> list[Action]:
     if step.state == "select":
         merges: list[Action] = [Merge(entity=corp, entity_type="corporation", corporation=m)
-                                for m in step.candidates(game, corp)]
+                                for m in step.candidates(game, corp)
+                                if game.connects_to_minor(corp, m)]
         return merges[:3]
     if step.state == "pay":
         assert step.minor is not None

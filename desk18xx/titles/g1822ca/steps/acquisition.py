@@ -124,6 +124,8 @@ class MinorAcquisition(OrStep):
             minor = action.corporation or ""
             if minor not in self.candidates(gm, corp):
                 raise IllegalAction(f"{corp} cannot acquire {minor}")
+            if not gm.connects_to_minor(corp, minor):
+                raise IllegalAction(f"{corp} is not connected to {minor} (RB 5.14.3)")
             self.minor = minor
             self.state = "pay"
             return

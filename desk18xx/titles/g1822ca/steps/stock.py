@@ -60,6 +60,8 @@ class DiscardTrain(Step):
         train = gm.take_train(action.train)
         if train.owner != action.entity:
             raise IllegalAction(f"{action.entity} does not own {train.id}")
+        if train.id not in [t.id for t in gm.discardable(action.entity)]:
+            raise IllegalAction(f"{action.entity} must discard one of the trains over its limit")
         if train.name in R.EXTRA_TRAINS:
             gm.remove_train(train)
         else:
