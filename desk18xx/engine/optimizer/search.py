@@ -277,13 +277,17 @@ def _walk(
                 store(r, rev, (own << (r.group * span)) | extra, route_stops(),
                       (*reversed(left_segs), *right_segs))
 
-    def hopeful(n: int, vsum: int) -> bool:
+    def hopeful(n: int, vsum: int, k: int = 1) -> bool:
+        """``k``: stops on the route so far (for the cap on stops)."""
+        cap = max_stops - k
         for i in range(n_reps):
             r = reps[i]
             lim_i = rep_lim[i]
             if n > lim_i:
                 continue
             room = r.paying - n
+            if room > cap:
+                room = cap
             if room < 0:
                 room = 0
             if room > top:
@@ -291,7 +295,8 @@ def _walk(
             more = pref[room]
             if lim_i - n < top_c:
                 # more counted stops fit the distance; free ones at most the paying places
-                other = pref_c[lim_i - n] + pref_f[room if room < top_f else top_f]
+                c_room = lim_i - n if lim_i - n < cap else (cap if cap > 0 else 0)
+                other = pref_c[c_room] + pref_f[room if room < top_f else top_f]
                 if other < more:
                     more = other
             if total_value - vsum < more:
@@ -382,7 +387,7 @@ def _walk(
             if n2 > lim:
                 continue
             v2 = vsum + value[o]
-            if not hopeful(n2, v2):
+            if not hopeful(n2, v2, len(right_stops) + len(left_stops) + 2):
                 continue
             h2 = hexes | hex_bit[o] | sg.passed
             t2 = track | sg.track
