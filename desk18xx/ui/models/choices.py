@@ -23,7 +23,6 @@ from desk18xx.engine.actions import (
     BuyTrain,
     Convert,
     Dividend,
-    Merge,
     Par,
     Pass,
     PayoffLoan,
@@ -321,7 +320,7 @@ def _pass(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
         label = "Skip the token"
     elif step == "BuyTrainStep":
         label = "Done buying trains"
-    elif "company" in details or "corporation" in details:
+    elif "min_bid" in details:
         label = "Pass (no bid)"
     et = _etype(game, entity)
     return [Choice(label, lambda _v: Pass(entity=entity, entity_type=et), "Pass")]
@@ -465,21 +464,6 @@ def _simple(cls: type[Action], label: str, group: str) -> Callable[
     return maker
 
 
-def _merge(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
-    et = _etype(game, entity)
-    owner = game.owner(entity)
-    out = []
-    for cid, corp in game.corps.items():
-        if cid == entity or not corp.floated or corp.closed:
-            continue
-        if owner is not None and game.owner(cid) != owner:
-            continue
-        out.append(Choice(f"Merge with {cid}",
-                          _fixed(Merge(entity=entity, entity_type=et, corporation=cid)),
-                          "Merge"))
-    return out
-
-
 _MAKERS: dict[str, Callable[[Game, str, dict[str, object]], list[Choice]]] = {
     "pass": _pass,
     "bid": _bid,
@@ -491,5 +475,4 @@ _MAKERS: dict[str, Callable[[Game, str, dict[str, object]], list[Choice]]] = {
     "take_loan": _simple(TakeLoan, "Take a loan", "Loans"),
     "payoff_loan": _simple(PayoffLoan, "Repay a loan", "Loans"),
     "convert": _simple(Convert, "Convert to a major", "Merger"),
-    "merge": _merge,
 }
