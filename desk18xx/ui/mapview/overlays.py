@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from desk18xx.engine.map import hexgrid
 from desk18xx.engine.tiledef import HexDef, TileDef
 from desk18xx.ui.map import geometry as geo
-from desk18xx.ui.map.boardview import StaticHex
+from desk18xx.ui.map.boardview import Mark, StaticHex
 from desk18xx.ui.map.painter import paint_hex
 from desk18xx.ui.map.tilelayout import layout_tile
 
@@ -76,13 +76,20 @@ class HexOutlineItem(QGraphicsItem):
 class TilePreviewItem(QGraphicsItem):
     """A tile drawn on a hex at a rotation, before it is laid (half transparent)."""
 
-    def __init__(self, hex_def: HexDef, tile: TileDef, rotation: int, size: float) -> None:
+    def __init__(self, hex_def: HexDef, tile: TileDef, rotation: int, size: float,
+                 tokens: tuple[tuple[Mark | None, ...], ...] = ()) -> None:
         super().__init__()
-        self._state = StaticHex(hex_def, tile, rotation)
+        cities = sum(1 for n in tile.nodes if n.kind.value == "city")
+        if len(tokens) != cities:
+            tokens = ()  # the engine decides where tokens go when city counts differ
+        else:
+            tokens = tuple(row + (None,) * (max(_slots(tile, i), len(row)) - len(row))
+                           for i, row in enumerate(tokens))
+        self._state = StaticHex(hex_def, tile, rotation, tokens=tokens)
         self.setPos(hex_centre(hex_def.id, size))
         self.setScale(size / geo.UNIT)
         self.setZValue(Z_PREVIEW)
-        self.setOpacity(0.9)
+        self.setOpacity(1.0)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     @property
@@ -95,11 +102,16 @@ class TilePreviewItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        paint_hex(painter, self._state, False, frozenset())
+        paint_hex(painter, self._state, True, frozenset())
         pen = QPen(QColor("#d000d0"), 5)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPolygon(QPolygonF([QPointF(x, y) for x, y in geo.hex_corners()]))
+
+
+def _slots(tile: TileDef, city: int) -> int:
+    nodes = [n for n in tile.nodes if n.kind.value == "city"]
+    return max(1, nodes[city].slots) if city < len(nodes) else 1
 
 
 class TokenSlotItem(QGraphicsItem):

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QWidget
 
 from desk18xx.engine.map import hexgrid
 from desk18xx.engine.tiledef import HexDef, TileDef
-from desk18xx.ui.map.boardview import BoardView
+from desk18xx.ui.map.boardview import BoardView, Mark
 from desk18xx.ui.map.geometry import SLOT_RADIUS, UNIT
 from desk18xx.ui.map.scene import MapScene
 from desk18xx.ui.mapview.overlays import (
@@ -201,11 +201,14 @@ class MapView(QGraphicsView):
         return [i.hex_id for i in self._highlights]
 
     def show_preview(self, hex_def: HexDef, tile: TileDef, rotation: int) -> None:
-        """Draw ``tile`` on ``hex_def`` at ``rotation`` until cleared."""
+        """Draw ``tile`` on ``hex_def`` at ``rotation`` until cleared (tokens kept)."""
         self.clear_preview()
         if self._scene is None:
             return
-        self._preview = TilePreviewItem(hex_def, tile, rotation, self.hex_size())
+        tokens: tuple[tuple[Mark | None, ...], ...] = ()
+        if hex_def.id in self._ids:
+            tokens = tuple(tuple(row) for row in self._scene.hex_item(hex_def.id).state.tokens)
+        self._preview = TilePreviewItem(hex_def, tile, rotation, self.hex_size(), tokens)
         self._scene.addItem(self._preview)
 
     def clear_preview(self) -> None:
