@@ -128,7 +128,7 @@ def _step_moves(game: G1867, step: Step, entity: str, kind: str,
             out.extend(_trains(game, step, entity, kind, rng))
         case ReduceTokens():
             for t in game.corps[entity].tokens:
-                if t.hex is not None and t.city is not None:
+                if t.hex is not None and t.city is not None and step.removal_ok(game, entity, t):
                     assert game.board is not None
                     slot = game.board.tokens[t.hex][t.city].index(entity)
                     out.append(RemoveToken(entity=entity, entity_type=kind,

@@ -114,9 +114,18 @@ class ReduceTokens(Step):
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         return (RemoveToken,) if entity == self.current_entity(game) else ()
 
+    @staticmethod
+    def removal_ok(game: Game, cid: str, token: Token) -> bool:
+        """Removing ``token`` does not leave two or more tokens all in one hex
+        (18xx ``G1867::Step::ReduceTokens#process_remove_token``)."""
+        placed = [t for t in g(game).corps[cid].tokens if t.hex is not None]
+        rest = [t for t in placed if t is not token]
+        return not (len({t.hex for t in placed}) > 1 and len({t.hex for t in rest}) <= 1
+                    and len(rest) > 1)
+
     def details(self, game: Game, entity: str) -> dict[str, Any]:
         tokens = [{"hex": t.hex, "city": t.city} for t in g(game).corps[entity].tokens
-                  if t.hex is not None]
+                  if t.hex is not None and self.removal_ok(game, entity, t)]
         return {"tokens": tokens, "keep": R.LIMIT_TOKENS_AFTER_MERGER}
 
     def process(self, game: Game, action: Action) -> None:
@@ -131,10 +140,7 @@ class ReduceTokens(Step):
         if slot < 0 or slots[slot] != cid:
             raise IllegalAction(f"{cid} has no token there")
         token = next(t for t in gm.corps[cid].tokens if t.hex == hex_id and t.city == city)
-        placed = [t for t in gm.corps[cid].tokens if t.hex is not None]
-        rest = [t for t in placed if t is not token]
-        if len({t.hex for t in placed}) > 1 and len({t.hex for t in rest}) <= 1 \
-                and len(rest) > 1:
+        if not self.removal_ok(game, cid, token):
             raise IllegalAction(f"{cid} must have two tokens in different hexes")
         slots[slot] = None
         token.hex = token.city = None
@@ -327,7 +333,7 @@ class MergeStep(Step):
         friends = frozenset() if gm.config.compat_18xxgames else frozenset(group)
         for corp in group:
             nodes, _e = gm.board.reach(corp, friends)
-            for h, node in nodes:
+            for h, node in sorted(nodes):
                 placed = gm.board.placed[h]
                 if node not in placed.city_nodes:
                     continue

@@ -281,7 +281,7 @@ class TokenStep(Step):
         assert board is not None
         nodes, _edges = board.reach(entity)
         out: list[tuple[str, int]] = []
-        for h, node in nodes:
+        for h, node in sorted(nodes):
             placed = board.placed[h]
             if node not in placed.city_nodes:
                 continue
