@@ -1118,7 +1118,9 @@ class G1822CA(Game):
                                 d.home_city or 0)
                     self.clear_reservation(hex_id, minor)
                     if any(t is not None and t.corp == corp for t in st.tokens[city]):
+                        # one token per city: the exchange token becomes available instead
                         self.corps[corp].tokens.pop()
+                        self.exchange_tokens[corp] += 1
                         self._exchange_to_available(corp)
                     else:
                         board.place_token(hex_id, city, corp)
