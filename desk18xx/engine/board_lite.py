@@ -38,24 +38,25 @@ class TileShape:
     terminal_nodes: frozenset[int]
 
 
-_SHAPES: dict[tuple[int, int], TileShape] = {}
-_NEIGHBOURS: dict[int, dict[tuple[str, int], str | None]] = {}
+_SHAPES: dict[tuple[int, int], tuple[TileDef, TileShape]] = {}
+_NEIGHBOURS: dict[int, tuple[Mapping[str, HexDef], dict[tuple[str, int], str | None]]] = {}
 """Per board definition: (hex, edge) -> neighbour on the board across a passable side."""
 
 
 _EDGES: dict[tuple[str, str], int | None] = {}
-_STOPS: dict[int, tuple[int, int]] = {}
+_STOPS: dict[int, tuple[TileDef, tuple[int, int]]] = {}
 
 
 def stop_counts(tile: TileDef) -> tuple[int, int]:
     """(cities, towns) on ``tile`` (cached; tile definitions are immutable)."""
     key = id(tile)
     hit = _STOPS.get(key)
-    if hit is None:
-        hit = (sum(1 for n in tile.nodes if n.kind is NodeKind.CITY),
-               sum(1 for n in tile.nodes if n.kind is NodeKind.TOWN))
-        _STOPS[key] = hit
-    return hit
+    if hit is not None and hit[0] is tile:
+        return hit[1]
+    counts = (sum(1 for n in tile.nodes if n.kind is NodeKind.CITY),
+              sum(1 for n in tile.nodes if n.kind is NodeKind.TOWN))
+    _STOPS[key] = (tile, counts)
+    return counts
 
 
 def edge_to(a: str, b: str) -> int | None:
@@ -75,10 +76,10 @@ def edge_to(a: str, b: str) -> int | None:
 
 def _neighbour_table(hexdefs: Mapping[str, HexDef]) -> dict[tuple[str, int], str | None]:
     key = id(hexdefs)
-    table = _NEIGHBOURS.get(key)
-    if table is not None:
-        return table
-    table = {}
+    hit = _NEIGHBOURS.get(key)
+    if hit is not None and hit[0] is hexdefs:
+        return hit[1]
+    table: dict[tuple[str, int], str | None] = {}
     for hex_id, hd in hexdefs.items():
         for edge in range(6):
             other: str | None = neighbour_id(hex_id, edge)
@@ -93,7 +94,7 @@ def _neighbour_table(hexdefs: Mapping[str, HexDef]) -> dict[tuple[str, int], str
                     if b.edge == opposite(edge) and b.type == "impassable":
                         other = None
             table[(hex_id, edge)] = other
-    _NEIGHBOURS[key] = table
+    _NEIGHBOURS[key] = (hexdefs, table)
     return table
 
 
@@ -101,8 +102,8 @@ def shape(tile: TileDef, rotation: int) -> TileShape:
     """The adjacency of ``tile`` turned ``rotation`` sixths (cached)."""
     key = (id(tile), rotation)
     cached = _SHAPES.get(key)
-    if cached is not None:
-        return cached
+    if cached is not None and cached[0] is tile:
+        return cached[1]
     n = len(tile.nodes)
     node_edges: list[set[int]] = [set() for _ in range(n)]
     node_nodes: list[set[int]] = [set() for _ in range(n)]
@@ -141,7 +142,7 @@ def shape(tile: TileDef, rotation: int) -> TileShape:
         {k: frozenset(v) for k, v in edge_nodes.items()},
         frozenset(terminal),
     )
-    _SHAPES[key] = result
+    _SHAPES[key] = (tile, result)  # the reference keeps id(tile) from being reused
     return result
 
 
