@@ -73,3 +73,24 @@ def test_1822ca_bids_come_from_the_engine_moves(qtbot) -> None:  # type: ignore[
     assert len(session.actions()) == 1
     again = [c for c in turn_info(session.game).choices if c.label == first.label]
     assert not again or again[0].spin is None or again[0].spin[0] > lo
+
+
+def test_1822ca_trains_run_from_the_panel() -> None:
+    import random as _random
+
+    from desk18xx.ui.session import GameSession
+
+    session = GameSession()
+    session.new_game(GameSetup("1822CA", (("1", "Ann"), ("2", "Ben"), ("3", "Cid")), seed=3))
+    rng = _random.Random(3)
+    for _ in range(900):
+        if "run_routes" in session.game.legal_actions().types:
+            break
+        session.submit(rng.choice(session.game.legal_moves(rng)))
+    info = turn_info(session.game)
+    assert "run_routes" not in info.map_types  # no route clicking on this board yet
+    runs = [c for c in info.choices if c.label.startswith("Run")]
+    assert runs
+    before = len(session.actions())
+    assert session.submit(runs[0].make(None))
+    assert len(session.actions()) == before + 1

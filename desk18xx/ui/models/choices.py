@@ -26,6 +26,7 @@ from desk18xx.engine.actions import (
     Par,
     Pass,
     PayoffLoan,
+    RunRoutes,
     SellShares,
     TakeLoan,
 )
@@ -141,7 +142,7 @@ def turn_info(game: Game) -> TurnInfo:
     step = legal.step or ""
     info = TurnInfo(entity, entity_name(game, entity), round_label(game),
                     step_name(step), legal.types, (), dict(legal.details),
-                    tuple(t for t in legal.types if t in MAP_TYPES))
+                    tuple(t for t in legal.types if t in _map_types(game)))
     if entity is None:
         return info
     choices: list[Choice] = []
@@ -210,6 +211,13 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
     return out
 
 
+def _map_types(game: Game) -> tuple[str, ...]:
+    """Action types done on the map for this game (routes only where they can be built)."""
+    from desk18xx.ui.models.routes import can_build
+
+    return MAP_TYPES if can_build(game) else tuple(t for t in MAP_TYPES if t != "run_routes")
+
+
 def _sample(c: Choice) -> Action | None:
     try:
         return c.make(c.spin[3] if c.spin else (c.options[0][0] if c.options else None))
@@ -221,7 +229,8 @@ def _from_moves(game: Game, entity: str, types: tuple[str, ...],
                 made: list[Choice]) -> list[Choice]:
     """Buttons for the engine's own moves of types no form above covers (1822CA)."""
     covered = {a.type for a in (_sample(c) for c in made) if a is not None}
-    missing = [t for t in types if t not in covered and t not in MAP_TYPES]
+    on_map = _map_types(game)
+    missing = [t for t in types if t not in covered and t not in on_map]
     if not missing:
         return []
     from desk18xx.ui.models.log import describe
@@ -256,6 +265,11 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
         seller = game.name_of(company.owner) if company.owner else "the bank"
         return Choice(f"Buy {company.name} from {seller}", _price_of(move), "Buy a private",
                       spin=(1, hi, 1, hi), hint=f"face value ${company.value}")
+    if isinstance(move, RunRoutes):
+        total = sum(r.revenue or 0 for r in move.routes)
+        trains = ", ".join(r.train for r in move.routes) or "no trains"
+        return Choice(f"Run {trains}" + (f" for ${total}" if total else ""), _fixed(move),
+                      "Run trains", hint="the engine's suggested routes")
     return Choice(label, _fixed(move), group)
 
 
