@@ -102,15 +102,28 @@ class Scoring1822CA(TitleScoring):
             return 3 * limit
         return limit + min(12, self._elevators) if info.grain else limit
 
+    def _per_elevator(self, info: Train1822) -> int:
+        """What an elevator adds to a route beyond its value (+$10 on majors' trains)."""
+        if not self.major or info.e_train or info.pullman or info.grain:
+            return 0
+        return 10
+
+    def _port_bonus(self, info: Train1822) -> int:
+        """Most the ports add to one route (two ports: $20 each on the grain train)."""
+        if not self.major or info.e_train or info.pullman:
+            return 0
+        return 40 if info.grain else 20
+
     def bound_value(self, train: TrainSpec, stop: Stop) -> int:
-        if self.trains[train.id].e_train:
+        info = self.trains[train.id]
+        if info.e_train:
             return stop.revenue if stop.kind == CITY and stop.tokened else 0
+        if stop.hex in self.grain_elevators:
+            return stop.revenue + self._per_elevator(info)
         return stop.revenue
 
     def max_bonus(self, train: TrainSpec) -> int:
-        bonus = 0
-        if self.major and not self.trains[train.id].e_train:
-            bonus += 10 * self._elevators + 20
+        bonus = self._port_bonus(self.trains[train.id])
         bonus += 2 * self.sawmill_bonus
         if self.destination is not None:
             bonus += self._dest_value * train.multiplier
@@ -129,7 +142,7 @@ class Scoring1822CA(TitleScoring):
         info = self.trains[train.id]
         if info.local:
             return None
-        grain = 10 * self._elevators + 20 if self.major and not info.e_train else 0
+        grain = self._port_bonus(info)
         out = [(0, grain)]
         dest = self._dest_value * train.multiplier
         saw = 4 * self.sawmill_bonus
