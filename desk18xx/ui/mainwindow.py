@@ -112,6 +112,7 @@ class MainWindow(QMainWindow):
         self._colors: dict[str, tuple[str, str]] = {}
         self._destinations: dict[str, str] = {}
         self._was_finished = False
+        self._end_dialog: GameEndDialog | None = None
         self.viewing: int | None = None
         """Live-action count of the earlier position shown, or None for the live game."""
         self._build_docks()
@@ -394,7 +395,13 @@ class MainWindow(QMainWindow):
 
         game = self.session.game
         labels, series = values_by_round(self.session)
+        old = self._end_dialog
+        if old is not None:  # the end was taken back and reached again: one dialog only
+            old.close()
+            old.setParent(None)
+            old.deleteLater()
         dialog = GameEndDialog(game.end_reason or "", standings(game), labels, series, self)
+        self._end_dialog = dialog
         dialog.setModal(False)
         dialog.show()
         return dialog

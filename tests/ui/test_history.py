@@ -104,3 +104,19 @@ def test_game_end_dialog_ranks_and_charts(qtbot) -> None:  # type: ignore[no-unt
     assert dialog.chart.series() == series
     image = dialog.chart.grab().toImage()
     assert image.width() > 100
+
+
+def test_the_end_of_the_game_opens_the_ranking(window: MainWindow) -> None:
+    from desk18xx.engine.actions import EndGame
+
+    session = window.session
+    _bid_min(session)
+    assert session.submit(EndGame(entity="1"))
+    assert session.game.finished
+    dialogs = window.findChildren(GameEndDialog)
+    assert len(dialogs) == 1 and dialogs[0].isVisible()
+    assert dialogs[0].table.rowCount() == len(PLAYERS)
+    assert window.action_panel.who.text() == "Game over"
+    window.undo_action.trigger()  # taking the end back and forth does not stack dialogs
+    window.redo_action.trigger()
+    assert len(window.findChildren(GameEndDialog)) == 1
