@@ -100,10 +100,25 @@ class BuySellParShares(Step):
             if gm.cash[entity] > 0:
                 out += [PayoffPlayerDebt, PayoffPlayerDebtPartial]
             return (*out, Pass) if out else ()
-        out = [Bid, SellShares, Pass]
+        out = [Bid, Pass]
+        if can_sell:
+            out.append(SellShares)
         if self.bid_actions == 0 and not self.bought:
-            out += [BuyShares, Par]
+            if any(gm.is_major(c) and corp.ipoed for c, corp in gm.corps.items()):
+                out.append(BuyShares)
+            if self._can_start_any(game, entity):
+                out.append(Par)
         return tuple(out)
+
+    def _can_start_any(self, game: Game, player: str) -> bool:
+        """A concession to convert (phases 2-4) or, from phase 5, any unstarted major."""
+        gm = g(game)
+        if gm.has_status("can_par"):
+            return any(gm.is_major(c) and not corp.ipoed for c, corp in gm.corps.items())
+        if not gm.has_status("can_convert_concessions"):
+            return False
+        return any(cid.startswith("C") and c.owner == player and not c.closed
+                   for cid, c in gm.companies.items())
 
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
