@@ -846,7 +846,8 @@ class G1822CA(Game):
 
     # -- track ---------------------------------------------------------------------------
     def lay_tile(self, corp: str, hex_id: str, tile_id: str, rotation: int, *,
-                 free: bool = False, special: bool = False, remove_town: bool = False) -> None:
+                 free: bool = False, special: bool = False, remove_town: bool = False,
+                 ahead: bool = False) -> None:
         """Lay a tile and pay terrain, river and upgrade costs (RB 5.7)."""
         from desk18xx.engine.map.upgrades import lay_cost
         from desk18xx.engine.map.upgrades import lay_tile as map_lay_tile
@@ -857,11 +858,13 @@ class G1822CA(Game):
         tile = board.tile_def(tile_id)
         if self.is_minor(corp) and tile.color.value in ("brown", "gray"):
             raise IllegalAction("minors never lay brown or grey tiles (RB 5.7.9)")
-        if tile.color not in self.phase_colors() and not (
-                special and self.companies.get(R.ADVANCED_TILE_LAY) is not None):
+        colors = list(self.phase_colors())
+        if ahead:
+            colors.append(self._advanced_colour(hex_id, tile.name, tile.color))
+        if tile.color not in colors:
             raise IllegalAction(f"{tile.color} tiles are not available yet")
         if self.config.check_track:
-            self._check_lay(corp, hex_id, tile_id, rotation, special, remove_town)
+            self._check_lay(corp, hex_id, tile_id, rotation, special, remove_town, colors)
         total = 0 if free else lay_cost(board, hex_id, tile, rotation, self.track_rules).total
         if total > self.cash[corp]:
             raise IllegalAction(f"{corp} cannot pay ${total} for this tile")
@@ -870,8 +873,23 @@ class G1822CA(Game):
             self.transfer(corp, BANK, total)
         self.update_qmoo_home(hex_id)
 
+    def _advanced_colour(self, hex_id: str, name: str, color: Color) -> Color:
+        """P12: a plain or single-town tile of the next colour on a hex of the newest
+        colour (supplement §6.1 P12)."""
+        order = [Color.YELLOW, Color.GREEN, Color.BROWN, Color.GRAY]
+        last = self.phase_colors()[-1]
+        if last is Color.GRAY or color is not order[order.index(last) + 1]:
+            raise IllegalAction("P12 lays a tile of the next colour only")
+        if self.map.hex(hex_id).geo.tile.color is not last:
+            raise IllegalAction(f"P12 upgrades a {last} tile only")
+        allowed = set(self.data.config.const_strs("TRACK_PLAIN")) | set(
+            self.data.config.const_strs("TRACK_TOWN"))
+        if name not in allowed:
+            raise IllegalAction("P12 lays plain-track or single-town tiles only")
+        return color
+
     def _check_lay(self, corp: str, hex_id: str, tile_id: str, rotation: int,
-                   special: bool, remove_town: bool) -> None:
+                   special: bool, remove_town: bool, colors: list[Color]) -> None:
         """Upgrade path, rotation, colour, most exits and reach (RB 5.7; map model)."""
         from desk18xx.engine.map.graph import graph_for
         from desk18xx.engine.map.upgrades import check_tile_lay
@@ -879,9 +897,6 @@ class G1822CA(Game):
         reach = graph_for(self.map).reach(corp).connected_edges(hex_id)
         if reach is None and hex_id not in [h for h, _c in self.map.tokens_of(corp)]:
             raise IllegalAction(f"{corp} cannot reach {hex_id}")
-        colors = list(self.phase_colors())
-        if special and self.phase_num < 7:
-            colors.append(Color(("green", "brown", "gray")[min(2, max(0, self.phase_num - 3))]))
         check_tile_lay(self.map, hex_id, tile_id, rotation, colors, self.track_rules,
                        reach, entity=corp, special=special, remove_town=remove_town)
 

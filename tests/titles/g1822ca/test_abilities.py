@@ -179,3 +179,18 @@ def test_p10_may_instead_free_an_exchange_token_in_rulebook_mode(compat: bool) -
         g.winnipeg_exchange("GT")
         assert g.exchange_tokens["GT"] == 2 and g.corps["GT"].tokens[-1].price == 100
     assert g.companies["P10"].closed
+
+
+def test_p12_lays_a_plain_tile_one_colour_ahead() -> None:
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.engine.tiledef import Color
+
+    g = new_game()  # phase 1: yellow is the newest colour
+    with pytest.raises(IllegalAction):
+        g._advanced_colour("AF14", "82", Color.GREEN)  # still white
+    g.map.lay_tile("AF14", "9-0", 0)
+    assert g._advanced_colour("AF14", "82", Color.GREEN) is Color.GREEN
+    with pytest.raises(IllegalAction):
+        g._advanced_colour("AF14", "14", Color.GREEN)  # a city tile
+    with pytest.raises(IllegalAction):
+        g._advanced_colour("AF14", "544", Color.BROWN)  # two colours ahead

@@ -192,7 +192,8 @@ class SpecialTrack(OrStep):
             raise IllegalAction(f"{company} upgrades only {R.BIG_CITY_COMPANIES[company]}")
         upgrade = gm.map.hex(action.hex).geo.tile.color.value != "white"
         gm.lay_tile(corp, action.hex, action.tile, action.rotation, free=free,
-                    special=True, remove_town=company in R.REMOVE_TOWN)
+                    special=True, remove_town=company in R.REMOVE_TOWN,
+                    ahead=company == R.ADVANCED_TILE_LAY)
         orr.laid_hexes.append(action.hex)
         if consume:
             # 18xx ``lay_tile_action`` counts the lay; P19/P20/P29/P30 count once more
