@@ -369,6 +369,69 @@ class Board:
         self._reach_cache[cache_key] = (key, result)
         return result
 
+    def reach_nodes(self, corp: str, friends: frozenset[str] = frozenset()
+                    ) -> set[tuple[str, int]]:
+        """Only the nodes of :meth:`reach` (a cheaper walk when edges are not needed)."""
+        key = (self.lays, tuple(tuple(tuple(c) for c in cities)
+                                for cities in self.tokens.values() if cities))
+        full = self._reach_cache.get(corp + "|" + ",".join(sorted(friends)))
+        if full is not None and full[0] == key:
+            return full[1][0]
+        cache_key = "nodes:" + corp + "|" + ",".join(sorted(friends))
+        hit = self._reach_cache.get(cache_key)
+        if hit is not None and hit[0] == key:
+            return hit[1][0]
+        nodes = self._walk_nodes(corp, friends)
+        self._reach_cache[cache_key] = (key, (nodes, {}))
+        return nodes
+
+    def _walk_nodes(self, corp: str, friends: frozenset[str]) -> set[tuple[str, int]]:
+        table = _neighbour_table(self.hexdefs)
+        placed_map = self.placed
+        tokens = self.tokens
+        starts = set(self._token_nodes(corp))
+        nodes: set[tuple[str, int]] = set()
+        seen_edges: set[tuple[str, int]] = set()
+        node_stack = list(starts)
+        edge_stack: list[tuple[str, int]] = []
+        city, offboard = NodeKind.CITY, NodeKind.OFFBOARD
+        while node_stack or edge_stack:
+            if node_stack:
+                item = node_stack.pop()
+                if item in nodes:
+                    continue
+                nodes.add(item)
+                hex_id, idx = item
+                placed = placed_map[hex_id]
+                if item not in starts:
+                    kind = placed.tile.nodes[idx].kind
+                    if kind is offboard:
+                        continue
+                    if kind is city:
+                        slots = tokens[hex_id][placed.city_nodes.index(idx)]
+                        if corp not in slots and None not in slots and not (
+                                friends and any(x in friends for x in slots)):
+                            continue
+                sh = placed.shape
+                out_edges = sh.node_edges[idx]
+                node_stack.extend((hex_id, m) for m in sh.node_nodes[idx])
+            else:
+                item = edge_stack.pop()
+                if item in seen_edges:
+                    continue
+                seen_edges.add(item)
+                hex_id, idx = item
+                sh = placed_map[hex_id].shape
+                node_stack.extend((hex_id, m) for m in sh.edge_nodes.get(idx, ()))
+                out_edges = sh.edge_edges.get(idx, frozenset())
+            for e in out_edges:
+                other = table[(hex_id, e)]
+                if other is not None:
+                    back = (e + 3) % 6
+                    if back in placed_map[other].shape.exits:
+                        edge_stack.append((other, back))
+        return nodes
+
     def _reach(self, corp: str, friends: frozenset[str]
                ) -> tuple[set[tuple[str, int]], dict[str, set[int]]]:
         nodes: set[tuple[str, int]] = set()

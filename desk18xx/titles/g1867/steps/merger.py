@@ -332,7 +332,7 @@ class MergeStep(Step):
         # card: "their own tokens never block"; 18xx.games: each member's normal graph
         friends = frozenset() if gm.config.compat_18xxgames else frozenset(group)
         for corp in group:
-            nodes, _e = gm.board.reach(corp, friends)
+            nodes = gm.board.reach_nodes(corp, friends)
             for h, node in sorted(nodes):
                 placed = gm.board.placed[h]
                 if node not in placed.city_nodes:

@@ -279,7 +279,7 @@ class TokenStep(Step):
         gm = g(game)
         board = gm.board
         assert board is not None
-        nodes, _edges = board.reach(entity)
+        nodes = board.reach_nodes(entity)
         out: list[tuple[str, int]] = []
         for h, node in sorted(nodes):
             placed = board.placed[h]
