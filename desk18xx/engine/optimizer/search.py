@@ -253,12 +253,17 @@ def _walk(
             if n > (r.limit if r.limit is not None else n):
                 continue
             best_of = r.pattern_best if r.patterns is not None else None
+            # counted stops pay; the others at most fill the places left
+            room = r.paying - n
+            extra = osum if osum <= room * top_other else room * top_other
+            most = r.mult * (csum + (extra if extra > 0 else 0))
             if best_of is None:
-                # counted stops pay; the others at most fill the places left
-                room = r.paying - n
-                extra = osum if osum <= room * top_other else room * top_other
-                if r.mult * (csum + (extra if extra > 0 else 0)) + r.bonus < r.floor:
+                if most + r.bonus < r.floor:
                     continue
+            elif r.patterns is not None and all(
+                    most + bonus <= best_of.get(pattern, (0,))[0]
+                    for pattern, bonus in r.patterns):
+                continue
             if visited is None:
                 visited = [stops[i] for i in route_stops()]
             priced += 1
