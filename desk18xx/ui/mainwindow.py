@@ -178,7 +178,9 @@ class MainWindow(QMainWindow):
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        for a in (self.new_action, self.open_action, quit_action):
+        self.ranking_action = QAction("Show &ranking", self)
+        self.ranking_action.triggered.connect(self._show_ranking)
+        for a in (self.new_action, self.open_action, self.ranking_action, quit_action):
             game.addAction(a)
         self.files.install(game, before=quit_action)
         edit = self.menuBar().addMenu("&Edit")
@@ -319,6 +321,13 @@ class MainWindow(QMainWindow):
         self.auction_label.setText(auction)
         self.statusBar().showMessage(f"{info.round_label}: {info.entity_name} — "
                                      f"{info.step_label}" if info.entity else info.round_label)
+        if game.finished:
+            ranked = sorted(game.players, key=lambda p: -game.player_value(p.id))
+            reason = (game.end_reason or "").replace("_", " ")
+            self.action_panel.step.setText(
+                f"{ranked[0].name} wins with ${game.player_value(ranked[0].id)}"
+                + (f" ({reason})" if reason else "") + ". Game > Show ranking for the chart."
+                if ranked else reason)
         self.refreshed.emit(time.perf_counter() - start)
         if game.finished and not self._was_finished and count and self.isVisible():
             self.show_game_end()
@@ -388,6 +397,10 @@ class MainWindow(QMainWindow):
             self, "Go back", f"Take back every action after action {entry.count}?")
         if answer == QMessageBox.StandardButton.Yes:
             self.undo.jump_to(entry.count)
+
+    def _show_ranking(self) -> None:
+        if self.session.has_game:
+            self.show_game_end()
 
     def show_game_end(self) -> GameEndDialog:
         """Show the final ranking and value chart."""

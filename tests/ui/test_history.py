@@ -117,6 +117,7 @@ def test_the_end_of_the_game_opens_the_ranking(window: MainWindow) -> None:
     assert len(dialogs) == 1 and dialogs[0].isVisible()
     assert dialogs[0].table.rowCount() == len(PLAYERS)
     assert window.action_panel.who.text() == "Game over"
+    assert " wins with $" in window.action_panel.step.text()
     window.undo_action.trigger()  # taking the end back and forth does not stack dialogs
     window.redo_action.trigger()
     assert len(window.findChildren(GameEndDialog)) == 1
