@@ -20,6 +20,7 @@ from desk18xx.engine.actions import (
     BuyShares,
     BuyTrain,
     Choose,
+    ChooseAbility,
     DiscardTrain,
     Dividend,
     LayTile,
@@ -36,7 +37,7 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.map.graph import TrackGraph, graph_for
 from desk18xx.engine.map.hexgrid import opposite
 from desk18xx.engine.map.tiles import NODE
-from desk18xx.engine.map.upgrades import layable_hexes
+from desk18xx.engine.map.upgrades import layable_hexes, legal_tiles
 from desk18xx.engine.state import DEPOT, POOL
 from desk18xx.engine.tiledef import NodeKind
 from desk18xx.titles.g1822ca import rules as R
@@ -47,6 +48,7 @@ from desk18xx.titles.g1822ca.steps.acquisition import (
     acquirable_privates,
 )
 from desk18xx.titles.g1822ca.steps.operating import (
+    AssignSawmill,
     DestinationToken,
     DividendStep,
     FirstTurnHousekeeping,
@@ -115,18 +117,32 @@ def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random) -> l
             if up is not None and BuyTrain in legal:
                 out.append(BuyTrain(entity=entity, entity_type=kind, train=up.id,
                                     price=up.price, variant="L"))
+        case AssignSawmill():
+            if step.state == "assigned":
+                out.extend(Choose(entity=R.SAWMILL, entity_type="company", choice=c)
+                           for c in ("open", "closed"))
         case AcquireCompany():
             out.extend(AcquireCompanyAction(entity=entity, entity_type=kind, company=c)
                        for c in acquirable_privates(game, entity))
         case TrackStep():
             if step.lay_options(game) is not None:
                 out.extend(_tile_lays(game, entity, rng, step.lay_options(game)))
+            out.extend(_company_lays(game, step, entity, rng))
+            out.extend(ChooseAbility(entity=R.TOKEN_SWAP, entity_type="company", choice=c)
+                       for c in game.token_swap_choices(entity))
         case AcquisitionTrack():
             out.extend(_tile_lays(game, entity, rng, (True, True)))
         case DestinationToken():
             out.append(Pass(entity=entity, entity_type=kind))
         case TokenStep():
             out.extend(_tokens(game, entity))
+            if game.winnipeg_token_open(entity, R.WINNIPEG_TOKEN):
+                st = game.map.hex("N16")
+                out.extend(PlaceToken(entity=R.WINNIPEG_TOKEN, entity_type="company",
+                                      city=game.map.city_id("N16", c), slot=None,
+                                      tokener=entity)
+                           for c in range(len(st.tokens))
+                           if not any(t is not None and t.corp == entity for t in st.tokens[c]))
         case RouteStep():
             out = [_routes(game, entity, rng)]
         case DividendStep():
@@ -214,6 +230,38 @@ def _pending_tokens(game: G1822CA, step: PendingToken, corp: str) -> list[Action
                 continue
             out.append(PlaceToken(entity=corp, entity_type="corporation",
                                   city=game.map.city_id(hex_id, city), slot=0))
+    return out
+
+
+def _company_lays(game: G1822CA, step: TrackStep, corp: str,
+                  rng: random.Random) -> list[Action]:
+    """Big-city upgrades (P14-P18) and mountain passes (P19/P20) by their owner."""
+    out: list[Action] = []
+    orr = step.orr()
+    reach = graph_for(game.map).reach(corp)
+    colors = list(game.phase_colors())
+    if game.is_minor(corp):
+        colors = [c for c in colors if c.value in ("yellow", "green")]
+    for cid in list(game.corps[corp].companies):
+        c = game.companies[cid]
+        if c.closed:
+            continue
+        if cid in R.BIG_CITY_COMPANIES and cid not in orr.big_city_used:
+            hexes = [R.BIG_CITY_COMPANIES[cid]]
+        elif cid in R.MOUNTAIN_PASS_COMPANIES and orr.num_laid_track == 0:
+            hexes = [R.MOUNTAIN_PASS_COMPANIES[cid]]
+            colors = [col for col in colors if col.value == "yellow"]
+        else:
+            continue
+        for hex_id in hexes:
+            if hex_id not in game.map or reach.connected_edges(hex_id) is None:
+                continue
+            tiles = legal_tiles(game.map, hex_id, colors, game.track_rules,
+                                reach.connected_edges(hex_id))
+            for name, rotations in sorted(tiles.items())[:3]:
+                out.append(LayTile(entity=cid, entity_type="company", hex=hex_id,
+                                   tile=game.map.next_copy(name),
+                                   rotation=rng.choice(rotations)))
     return out
 
 
