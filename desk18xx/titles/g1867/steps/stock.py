@@ -312,9 +312,11 @@ class BuySellParShares(Step):
         if has_pres:
             self._dump_presidency(game, seller, cid, percent)
         else:
+            sitting = gm.president(cid)
             for sh in shares:
                 sh.owner = POOL
-            gm.check_president(cid, seller)
+            # 18xx share_pool.rb: a tie never takes the presidency from the sitting one
+            gm.check_president(cid, sitting)
         self.players_sold.setdefault(seller, {})[cid] = "now"
         # card: "Only a president's sale moves the price: one space"
         if was_president:
