@@ -6,6 +6,7 @@ follows 18xx.games ``g_1822/game.rb`` and ``g_1822_ca/game.rb``.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import os
@@ -562,6 +563,14 @@ class G1822CA(Game):
         from desk18xx.titles.g1822ca.moves import candidate_moves
 
         return candidate_moves(self, rng)
+
+    def copy(self) -> G1822CA:
+        """A snapshot sharing only immutable data (title data, rules) with this game."""
+        memo: dict[int, Any] = {id(self.board): self.map.copy()}
+        for shared in (self.data, self.rules, self.config, self.corp_defs, self.track_rules,
+                       self.stacks, self.phase_ons, self.train_variants):
+            memo[id(shared)] = shared
+        return copy.deepcopy(self, memo)
 
     def extra_share_holders(self) -> frozenset[str]:
         """The P11 tax haven holds shares."""

@@ -279,3 +279,16 @@ def test_direct_start_from_phase_5_floats_at_half_and_full_cap_from_phase_6() ->
     assert g.corps["GWR"].floated
     assert g.cash["GWR"] == 600  # returns what it collected, receives 10 × $60
     assert g.percent_of("pool", "GWR") == 50
+
+
+def test_snapshot_copy_replays_on_independently() -> None:
+    imported = load_export(ERS)
+    actions = [action_from_dict(a) for a in imported.actions]
+    g = replay_prefix(ERS, 500)
+    snap = g.copy()
+    for a in actions[500:]:
+        snap.process(a)
+    assert snap.finished and not g.finished
+    for a in actions[500:]:
+        g.process(a)
+    assert g.result() == snap.result() == {str(k): v for k, v in (imported.result or {}).items()}
