@@ -38,9 +38,9 @@ def _percentile(values: list[float], q: float) -> float:
 
 def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     """Replay ``path`` and audit every run; the summary as plain data."""
+    from desk18xx.commands.replay import import_setup
     from desk18xx.engine.actions import RunRoutes, action_from_dict
     from desk18xx.engine.errors import IllegalAction
-    from desk18xx.engine.game import GameSetup
     from desk18xx.engine.optimizer import Mismatch, Unsupported, best_routes, engine_revenues
     from desk18xx.io.import_18xxgames import load_export
     from desk18xx.titles import find_title
@@ -56,8 +56,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     except KeyError as exc:
         out.update(counts, error=str(exc))
         return out
-    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
-                      imported.seed, tuple(imported.optional_rules))
+    setup = import_setup(imported)
     game = title.new_game(setup)
     for index, raw in enumerate(imported.actions):
         action = action_from_dict(raw)
