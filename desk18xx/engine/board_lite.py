@@ -385,11 +385,19 @@ class Board:
         self._reach_cache[cache_key] = (key, (nodes, {}))
         return nodes
 
-    def _walk_nodes(self, corp: str, friends: frozenset[str]) -> set[tuple[str, int]]:
+    def can_run_from_one_token(self, corp: str) -> bool:
+        """Some token of ``corp`` reaches another stop on its own (18xx
+        ``Graph#compute`` ``route_available``: each token is walked separately, and
+        tokens in cities that track does not join give no route)."""
+        return any(len(self._walk_nodes(corp, frozenset(), start)) > 1
+                   for start in self._token_nodes(corp))
+
+    def _walk_nodes(self, corp: str, friends: frozenset[str],
+                    start: tuple[str, int] | None = None) -> set[tuple[str, int]]:
         table = _neighbour_table(self.hexdefs)
         placed_map = self.placed
         tokens = self.tokens
-        starts = set(self._token_nodes(corp))
+        starts = set(self._token_nodes(corp)) if start is None else {start}
         nodes: set[tuple[str, int]] = set()
         seen_edges: set[tuple[str, int]] = set()
         node_stack = list(starts)

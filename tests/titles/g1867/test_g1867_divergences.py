@@ -6,10 +6,23 @@ replayed to a point, then moves of our choosing.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 from g1867_helpers import replay_prefix
 
-from desk18xx.engine.actions import BuyShares, Pass, SellShares
+from desk18xx.engine.actions import (
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    Pass,
+    PlaceToken,
+    SellShares,
+)
+from desk18xx.engine.game import LegalActions
 from desk18xx.titles.g1867.game import G1867
+from desk18xx.titles.g1867.steps.operating import RouteStep
 
 
 def _turn(game: G1867, player: str) -> None:
@@ -29,6 +42,35 @@ def _sell(game: G1867, player: str, *shares: str) -> None:
 def _pass(game: G1867, player: str) -> None:
     _turn(game, player)
     game.process(Pass(entity=player))
+
+
+def _drive(game: G1867, stop: Callable[[LegalActions], bool], buyer: str) -> None:
+    """Pass wherever possible (``buyer`` buys a train instead), else make the first
+    move offered that is not a private purchase, until ``stop``."""
+    rng = random.Random(0)
+    while not stop(la := game.legal_actions()):
+        assert la.entity is not None
+        moves = game.legal_moves(rng)
+        if la.entity == buyer and "buy_train" in la.types:
+            game.process(next(m for m in moves if isinstance(m, BuyTrain)))
+        elif "pass" in la.types:
+            game.process(Pass(entity=la.entity))
+        else:
+            game.process(next(m for m in moves if not isinstance(m, BuyCompany)))
+
+
+def test_d1_run_routes_is_skipped_when_no_token_reaches_another_stop() -> None:
+    game = replay_prefix("21268.json", 205)
+    _drive(game, lambda la: la.types == ("bid", "pass"), "BBG")
+    game.process(Bid(entity="949", corporation="BBG", price=100))
+    game.process(PlaceToken(entity="BBG", city="D8-0-0", slot=0))  # no track at D8
+    _drive(game, lambda la: la.entity == "BBG" and bool(game.corps["BBG"].trains)
+           and "lay_tile" in la.types, "BBG")
+    game.process(Pass(entity="BBG"))  # lays no track: still nothing to run to
+    # 18xx step/route.rb: no action without can_run_route?; the step is skipped
+    assert "run_routes" not in game.legal_actions().types
+    assert game.round is not None
+    assert not isinstance(game.round.active_step(game), RouteStep)
 
 
 def test_d4_a_tie_after_a_sale_keeps_the_sitting_president() -> None:

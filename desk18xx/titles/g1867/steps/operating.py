@@ -129,7 +129,11 @@ class RouteStep(Step):
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         if entity != self.current_entity(game) or entity not in game.corps:
             return ()
-        if not game.corps[entity].trains:
+        # 18xx step/route.rb: skipped without a train still to run this OR or a route
+        if all(game.trains[t].operated for t in game.corps[entity].trains):
+            return ()
+        board = g(game).board
+        if board is None or not board.can_run_from_one_token(entity):
             return ()
         return (RunRoutes,)
 
