@@ -1,0 +1,72 @@
+"""Open rules divergences from the 18xx.games reference engine (docs/divergences.md).
+
+Each case is a game our own engine generated (random legal playout with
+``compat_18xxgames``), cut just before the action where the reference engine
+disagrees. The file's ``probe`` holds that action and whether the reference
+accepts it there. A case is ``xfail(strict=True)`` while the divergence is
+open: fixing it makes the test pass, and strict mode then asks for the marker
+to be removed. Replaying the prefix must keep working (any error other than
+the final assertion fails the test): if a rules change makes a prefix
+unplayable, regenerate the case.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from desk18xx.engine.actions import action_from_dict
+from desk18xx.engine.game import Game, GameSetup
+from desk18xx.titles import find_title
+
+CASES = Path(__file__).resolve().parent / "divergences"
+
+
+def _load(name: str) -> tuple[Game, dict[str, Any]]:
+    data = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
+    title = find_title(data["title"])
+    options = tuple(data["settings"].get("optional_rules") or ()) + ("compat_18xxgames",)
+    game = title.new_game(GameSetup(
+        title.id, tuple((str(p["id"]), p["name"]) for p in data["players"]),
+        data["settings"]["seed"], options))
+    for raw in data["actions"]:
+        game.process(action_from_dict(raw))
+    return game, data["probe"]
+
+
+def _case(name: str, reason: str, slow: bool = False) -> Any:
+    marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)]
+    if slow:
+        marks.append(pytest.mark.slow)
+    return pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", [
+    _case("d03_1822ca_ers_route_per_token",
+          "D3: 18xx.games skips Run Routes when no single token reaches two stops "
+          "(graph.rb route_available per token); we count all tokens together"),
+    _case("d07_1822ca_wrs_director_cert_sellable",
+          "D7: a director's certificate that another player can take over must be "
+          "sold before a player loan (step/train.rb try_take_player_loan)"),
+    _case("d08_1822ca_wrs_sell_in_blocks",
+          "D8: MUST_SELL_IN_BLOCKS: one emergency sale per company (step/train.rb can_sell?)"),
+    _case("d09_1822ca_wrs_pass_after_payoff",
+          "D9: after payoff_player_debt a player with no further action is passed "
+          "automatically (Round#skip_steps)", slow=True),
+    _case("d10_1822ca_discarded_train_copy",
+          "D10: only the first discarded copy of each train name is buyable "
+          "(depot.rb depot_trains uniq(&:name))", slow=True),
+    _case("d11_1822ca_token_same_city_extra",
+          "D11: a major may not token a city it already holds, extra slots included "
+          "(g_1822/step/token.rb process_place_token, City#tokened_by?)"),
+])
+def test_reference_agrees_on_probe_action(name: str) -> None:
+    game, probe = _load(name)
+    why = game.why_illegal(action_from_dict(probe["action"]))
+    if probe["reference_legal"]:
+        assert why is None, f"the reference engine accepts {probe['action']}; we refuse: {why}"
+    else:
+        assert why is not None, f"the reference engine refuses {probe['action']}; we accept it"
