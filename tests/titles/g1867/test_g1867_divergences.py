@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from g1867_helpers import replay_prefix
 
 from desk18xx.engine.actions import (
@@ -16,10 +17,12 @@ from desk18xx.engine.actions import (
     BuyCompany,
     BuyShares,
     BuyTrain,
+    LayTile,
     Pass,
     PlaceToken,
     SellShares,
 )
+from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import LegalActions
 from desk18xx.titles.g1867.game import G1867
 from desk18xx.titles.g1867.steps.operating import RouteStep
@@ -71,6 +74,18 @@ def test_d1_run_routes_is_skipped_when_no_token_reaches_another_stop() -> None:
     assert "run_routes" not in game.legal_actions().types
     assert game.round is not None
     assert not isinstance(game.round.active_step(game), RouteStep)
+
+
+def test_d2_an_upgrade_must_keep_the_old_paths_not_just_the_exits() -> None:
+    # 21268.json action 142: CA lays track; N8 holds tile 7 (a sharp curve) at rotation 1.
+    game = replay_prefix("21268.json", 142)
+    assert game.board is not None and game.board.placed["N8"].tile.name == "7"
+    # tile 20 (two straights) at rotation 4 covers the curve's exits but not its path
+    # (18xx upgrades_to?: "7 is not upgradeable to 20")
+    with pytest.raises(IllegalAction, match="keep the track"):
+        game.process(LayTile(entity="CA", hex="N8", tile="20-0", rotation=4))
+    game.process(LayTile(entity="CA", hex="N8", tile="29-0", rotation=1))  # keeps the curve
+    assert game.board.placed["N8"].tile.name == "29"
 
 
 def test_d4_a_tie_after_a_sale_keeps_the_sitting_president() -> None:

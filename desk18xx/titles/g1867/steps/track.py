@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from desk18xx.engine.actions import Action, LayTile, Pass, PlaceToken
 from desk18xx.engine.board_lite import stop_counts
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.map.tiles import geometry, paths_kept
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK
 from desk18xx.engine.tiledef import COLOR_ORDER, Color, NodeKind, TileDef
@@ -207,7 +208,8 @@ class Track(Step):
         new_shape = shape(tile, rotation)
         if not new_shape.exits & reach.get(hex_id, set()):
             raise IllegalAction(f"{entity} cannot reach {hex_id} with that tile")
-        if not old.shape.exits <= new_shape.exits:
+        # 18xx upgrades_to? / legal_tile_rotation?: every old path is kept, not just its exits
+        if not paths_kept(geometry(old.tile, old.rotation), geometry(tile, rotation)):
             raise IllegalAction(f"{tile.name} must keep the track of {old.tile.name}")
         hd = board.hexdefs[hex_id]
         label = old.tile.label
