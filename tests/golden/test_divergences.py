@@ -45,9 +45,7 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
 
 
 @pytest.mark.parametrize("name", [
-    _case("d03_1822ca_ers_route_per_token",
-          "D3: 18xx.games skips Run Routes when no single token reaches two stops "
-          "(graph.rb route_available per token); we count all tokens together"),
+    pytest.param("d03_1822ca_ers_route_per_token", id="d03_1822ca_ers_route_per_token"),
     _case("d07_1822ca_wrs_director_cert_sellable",
           "D7: a director's certificate that another player can take over must be "
           "sold before a player loan (step/train.rb try_take_player_loan)"),

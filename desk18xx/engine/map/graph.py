@@ -130,19 +130,32 @@ class TrackGraph:
             self._reach[corp] = found
         return found
 
-    def _compute(self, corp: str) -> Reach:
+    def token_nodes(self, corp: str) -> list[NodeRef]:
+        """The city nodes holding a ``corp`` token, in board order."""
+        return [(hid, n) for hid, st in self._states.items()
+                for c, n in enumerate(st.geo.city_nodes)
+                if any(t.corp == corp for t in st.city_tokens(c))]
+
+    def reach_from_each_token(self, corp: str) -> list[frozenset[NodeRef]]:
+        """Per token, the nodes its own walk reaches (18xx ``Graph#compute``
+        ``local_nodes``): the other token cities are reached but not walked through."""
+        tokens = self.token_nodes(corp)
+        return [self._compute(corp, only=t, stops=frozenset(tokens) - {t}).nodes
+                for t in tokens]
+
+    def _compute(self, corp: str, only: NodeRef | None = None,
+                 stops: frozenset[NodeRef] = frozenset()) -> Reach:
         nodes: set[NodeRef] = set()
         paths: set[PathRef] = set()
         edges: dict[HexId, set[int]] = {}
         stack: list[tuple[HexId, int, int]] = []
-        for hid, st in self._states.items():
-            for c, n in enumerate(st.geo.city_nodes):
-                if any(t.corp == corp for t in st.city_tokens(c)):
-                    nodes.add((hid, n))
-                    here = edges.setdefault(hid, set())
-                    here.update(e for e in range(6) if self._open[hid][e] is not None)
-                    for p in st.geo.node_paths[n]:
-                        stack.append((hid, p, NODE + n))
+        for hid, n in self.token_nodes(corp) if only is None else [only]:
+            st = self._states[hid]
+            nodes.add((hid, n))
+            here = edges.setdefault(hid, set())
+            here.update(e for e in range(6) if self._open[hid][e] is not None)
+            for p in st.geo.node_paths[n]:
+                stack.append((hid, p, NODE + n))
         seen: set[tuple[HexId, int, int]] = set()
         while stack:
             item = stack.pop()
@@ -174,6 +187,8 @@ class TrackGraph:
                         stack.append((nid, q, opposite(end)))
                     continue
                 node = end - NODE
+                if (hid, node) in stops:
+                    continue
                 if geo.kinds[node] is not NodeKind.JUNCTION:
                     if terminal or self.blocks(hid, node, corp):
                         continue

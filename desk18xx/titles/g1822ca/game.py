@@ -811,15 +811,22 @@ class G1822CA(Game):
         self.close_company(R.TOKEN_SWAP)
 
     def can_run_route(self, corp: str) -> bool:
-        """Some stop besides its own token cities is reachable (18xx ``route_info``)."""
+        """One token's own walk reaches two stops (18xx ``route_info``).
+
+        18xx.games ``Graph#compute`` walks from each token separately (the other
+        token cities are reached, not walked through) and needs two revenue
+        centres in one walk: two unconnected token cities do not make a route.
+        """
         from desk18xx.engine.map.graph import graph_for
         from desk18xx.engine.tiledef import NodeKind
 
         board = self.map
-        reach = graph_for(board).reach(corp)
-        stops = [(h, n) for h, n in reach.nodes
-                 if board.hex(h).geo.kinds[n] is not NodeKind.JUNCTION]
-        return len(stops) >= 2
+        for reached in graph_for(board).reach_from_each_token(corp):
+            stops = [(h, n) for h, n in reached
+                     if board.hex(h).geo.kinds[n] is not NodeKind.JUNCTION]
+            if len(stops) >= 2:
+                return True
+        return False
 
     def can_token_in(self, corp: str, hex_id: str, city: int) -> bool:
         """``corp`` reaches that city and it has a slot for it (18xx ``tokenable?``)."""
