@@ -16,7 +16,7 @@ from desk18xx.engine.game import Game
 from desk18xx.engine.map import board as mboard
 from desk18xx.engine.map import hexgrid, upgrades
 from desk18xx.engine.map.graph import graph_for
-from desk18xx.engine.tiledef import Color, HexDef, TileDef
+from desk18xx.engine.tiledef import COLOR_ORDER, Color, HexDef, TileDef
 
 #: 1867's differences from the generic lay rules (see :class:`upgrades.TrackRules`).
 RULES_1867 = upgrades.TrackRules(max_exits="cities", border_costs="both_sides")
@@ -76,6 +76,40 @@ def track_rules(game: Game) -> upgrades.TrackRules:
     return rules if isinstance(rules, upgrades.TrackRules) else RULES_1867
 
 
+#: (id(hex state), id(tile), id(rules)) -> (hex state, tile, rules, upgrade_problem is None);
+#: the objects are kept so that an id is not reused while its entry lives.
+_UPGRADE_OK: dict[tuple[int, int, int], tuple[object, object, object, bool]] = {}
+_UPGRADE_OK_MAX = 100_000
+
+
+def _upgrade_ok(board: mboard.Board, st: mboard.HexState, tile: TileDef,
+                rules: upgrades.TrackRules) -> bool:
+    """``upgrade_problem(...) is None``, remembered per (frozen) hex state and tile.
+
+    The answer depends only on what lies on the hex, the new tile and the rules,
+    so it holds for as long as the hex is unchanged (most of the map, most turns).
+    """
+    key = (id(st), id(tile), id(rules))
+    hit = _UPGRADE_OK.get(key)
+    if hit is not None and hit[0] is st and hit[1] is tile and hit[2] is rules:
+        return hit[3]
+    ok = upgrades.upgrade_problem(board, st.hex_id, tile, rules) is None
+    if len(_UPGRADE_OK) >= _UPGRADE_OK_MAX:
+        _UPGRADE_OK.clear()
+    _UPGRADE_OK[key] = (st, tile, rules, ok)
+    return ok
+
+
+def _legal_rotations(board: mboard.Board, st: mboard.HexState, tile: TileDef,
+                     rules: upgrades.TrackRules,
+                     reach: frozenset[int] | None) -> tuple[int, ...]:
+    """:func:`upgrades.legal_rotations` with the rotation-free test remembered."""
+    if not _upgrade_ok(board, st, tile, rules):
+        return ()
+    return tuple(r for r in range(6)
+                 if upgrades.rotation_problem(board, st.hex_id, tile, r, rules, reach) is None)
+
+
 class TrackOptions:
     """Buildable hexes and tiles for ``corp`` on the board of ``game`` (computed once)."""
 
@@ -114,11 +148,21 @@ class TrackOptions:
             return False
         reach = self._reach[hex_id]
         edges = reach if reach or not self._lite else None
+        st = self._map.hex(hex_id)
+        # upgrade_problem refuses a tile not of the next colour unless the printed hex
+        # takes only named tiles: test only the next colour's tiles (same answer).
+        only = st.printed and hex_id in self._rules.replace_only
+        old_index = COLOR_ORDER.index(st.tile.color) if st.tile.color in COLOR_ORDER else -10
         for name, entry in self._map.manifest.items():
-            if entry.tile.color not in self._colors or self.left(name) <= 0:
+            if entry.tile.color not in self._colors:
+                continue
+            color = entry.tile.color
+            if not only and color in COLOR_ORDER and COLOR_ORDER.index(color) != old_index + 1:
+                continue
+            if self.left(name) <= 0:
                 continue
             try:
-                if upgrades.legal_rotations(self._map, hex_id, entry.tile, self._rules, edges):
+                if _legal_rotations(self._map, st, entry.tile, self._rules, edges):
                     return True
             except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
                 return False
