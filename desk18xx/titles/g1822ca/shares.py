@@ -64,7 +64,8 @@ def sell_shares(gm: G1822CA, player: str, share_ids: tuple[str, ...],
     if gm.percent_of(POOL, corp) + pct > 50:
         raise IllegalAction("the pool may hold at most 50%")
     price = share_price if share_price is not None else gm.price(corp)
-    was_president = gm.president(corp) == player
+    sitting = gm.president(corp)
+    was_president = sitting == player
     gm.transfer(BANK, player, price * pct // 10)
     pres = next(s for s in shares if s.president) if any(s.president for s in shares) else None
     for s in shares:
@@ -73,7 +74,8 @@ def sell_shares(gm: G1822CA, player: str, share_ids: tuple[str, ...],
     if pres is not None:
         _hand_over_presidency(gm, player, corp, pres.id)
     else:
-        gm.check_president(corp, player)
+        # 18xx share_pool.rb: a tie never takes the directorship from the sitting one
+        gm.check_president(corp, sitting)
     n = len(gm.players)
     if n == 2:
         times = pct // 10 if was_president else 0

@@ -1,0 +1,46 @@
+"""Divergences from 18xx.games found by differential testing (docs/divergences.md).
+
+Positions are set up on a fresh game; the generated cases that reproduce them
+in full live in tests/golden/test_divergences.py.
+"""
+
+from __future__ import annotations
+
+from desk18xx.engine.game import GameSetup
+from desk18xx.engine.state import BANK
+from desk18xx.titles.g1822ca.game import G1822CA
+from desk18xx.titles.g1822ca.shares import sell_shares
+
+SEED = 337421161
+
+
+def _game(players: int = 4) -> G1822CA:
+    ids = tuple((str(100 + i), f"P{i}") for i in range(players))
+    return G1822CA(GameSetup("1822CA", ids, SEED, ("compat_18xxgames",)))
+
+
+def _floated_cpr(game: G1822CA) -> None:
+    """CPR at $100, operated once, all certificates still in its treasury."""
+    cell = next(c for c in game.market.cells.values() if c.price == 100)
+    game.market.place("CPR", cell.coord)
+    game.corps["CPR"].par_price = 100
+    game.corps["CPR"].ipoed = True
+    game.operating_history["CPR"] = 1
+
+
+def test_d4_a_tie_after_a_sale_keeps_the_sitting_director() -> None:
+    game = _game()
+    _floated_cpr(game)
+    p0, p1, _, p3 = (p.id for p in game.players)
+    owners = {"CPR_0": p3, "CPR_4": p3, "CPR_1": p1, "CPR_2": p1, "CPR_3": p0}
+    for sid, owner in owners.items():
+        game.shares[sid].owner = owner
+    assert game.president("CPR") == p3
+    before = game.cash[BANK]
+    # p0 sells: p1 (20%) ties the director p3 (20%) and sits nearer after p0
+    sell_shares(game, p0, ("CPR_3",))
+    assert game.cash[BANK] < before
+    # 18xx share_pool.rb transfer_shares: a tie never moves the directorship
+    assert game.president("CPR") == p3
+    assert game.shares["CPR_0"].owner == game.shares["CPR_4"].owner == p3
+    assert game.shares["CPR_1"].owner == game.shares["CPR_2"].owner == p1
