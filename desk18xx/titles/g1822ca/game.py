@@ -727,8 +727,7 @@ class G1822CA(Game):
         if tok is None:
             raise IllegalAction(f"{corp} has no token left")
         st = self.map.hex(hex_id)
-        if self.is_major(corp) and any(t is not None and t.corp == corp
-                                       for t in st.tokens[city]):
+        if self.is_major(corp) and any(t.corp == corp for t in st.city_tokens(city)):
             raise IllegalAction(f"{corp} already has a token in that city (RB 5.8.3)")
         if price:
             self.transfer(corp, BANK, price)
@@ -836,7 +835,8 @@ class G1822CA(Game):
         node = st.geo.city_nodes[city]
         if (st.hex_id, node) not in graph_for(self.map).reach(corp).nodes:
             return False
-        if any(t is not None and t.corp == corp for t in st.tokens[city]):
+        # extra-slot tokens (P10) count: 18xx City#tokened_by? looks at both
+        if any(t.corp == corp for t in st.city_tokens(city)):
             return False
         return corp in st.reserved[city] or st.free_slots(city) > 0
 
@@ -854,7 +854,7 @@ class G1822CA(Game):
             if node not in st.geo.city_nodes:
                 continue
             city = st.geo.city_nodes.index(node)
-            if any(t is not None and t.corp == corp for t in st.tokens[city]):
+            if any(t.corp == corp for t in st.city_tokens(city)):
                 continue
             if corp in st.reserved[city] or st.free_slots(city) > 0:
                 return True
