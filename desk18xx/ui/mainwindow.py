@@ -28,8 +28,10 @@ from desk18xx.engine.game import Game
 from desk18xx.ui.actionpanel import ActionPanel
 from desk18xx.ui.dialogs.gameend import GameEndDialog
 from desk18xx.ui.dialogs.newgame import NewGameDialog
+from desk18xx.ui.docks.compare import CompareDock
 from desk18xx.ui.docks.market import MarketWidget
-from desk18xx.ui.files import FileActions
+from desk18xx.ui.docks.study_tree import StudyTreeDock
+from desk18xx.ui.files import FileActions, header_of
 from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import corp_colors, destinations, tile_counts
@@ -48,12 +50,13 @@ from desk18xx.ui.models.tables import (
     player_rows,
 )
 from desk18xx.ui.session import GameSession
+from desk18xx.ui.studysession import StudySession
 from desk18xx.ui.undo import UndoBinder
 
 ORGANISATION = "desk18xx"
 APPLICATION = "desk18xx"
 #: Bump when the dock set changes so an old saved layout is not applied.
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 
 
 def _table(model: RowsModel) -> QTableView:
@@ -115,6 +118,10 @@ class MainWindow(QMainWindow):
         self._end_dialog: GameEndDialog | None = None
         self.viewing: int | None = None
         """Live-action count of the earlier position shown, or None for the live game."""
+        self.study: StudySession | None = None
+        """The history tree for the study docks (made with the first game)."""
+        self.study_tree: StudyTreeDock | None = None
+        self.compare: CompareDock | None = None
         self._build_docks()
         self.files = FileActions(session, self)  # Save, e-mail, 18xx.games, autosave
         self._build_menus()
@@ -161,12 +168,29 @@ class MainWindow(QMainWindow):
         tiles = self._dock("tiles", "Tile manifest", _table(self.tiles_model), left)
         self.tabifyDockWidget(bank, auction)
         self.tabifyDockWidget(auction, tiles)
+        if self.session.has_game:
+            self._build_study_docks()
         bank.raise_()
         self.resizeDocks([self.docks["actions"]], [360], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["log"]], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["players"], self.docks["log"]], [170, 200],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["companies"]], [200], Qt.Orientation.Vertical)
+
+    def _build_study_docks(self) -> None:
+        """The variation tree beside the log, and the compare view (STYLE.md §6)."""
+        study = StudySession.from_session(self.session, self)
+        self.study = study
+        self.study_tree = StudyTreeDock(study, self)
+        self.compare = CompareDock(study, self)
+        for dock in (self.study_tree, self.compare):
+            dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                             | QDockWidget.DockWidgetFeature.DockWidgetClosable
+                             | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+            self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.splitDockWidget(self.docks["log"], self.study_tree, Qt.Orientation.Vertical)
+        self.tabifyDockWidget(self.docks["tiles"], self.compare)
+        self.docks["bank"].raise_()
 
     def _build_menus(self) -> None:
         game = self.menuBar().addMenu("&Game")
@@ -184,12 +208,17 @@ class MainWindow(QMainWindow):
             game.addAction(a)
         self.files.install(game, before=quit_action)
         edit = self.menuBar().addMenu("&Edit")
-        self.undo_action = self.undo.stack.createUndoAction(self, "&Undo")
+        # undo and redo move in the history tree: nothing is lost, acting after
+        # an undo starts a branch, redo follows the branch visited last
+        self.undo_action = QAction("&Undo", self)
         self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
-        self.redo_action = self.undo.stack.createRedoAction(self, "&Redo")
+        self.undo_action.triggered.connect(lambda _=False: self.session.undo())
+        self.redo_action = QAction("&Redo", self)
         self.redo_action.setShortcut(QKeySequence("Ctrl+Shift+Z"))
+        self.redo_action.triggered.connect(lambda _=False: self.session.redo())
         edit.addAction(self.undo_action)
         edit.addAction(self.redo_action)
+        self._build_study_menu()
         view = self.menuBar().addMenu("&View")
         fit = QAction("&Fit map to window", self)
         fit.setShortcut(QKeySequence("Ctrl+0"))
@@ -201,6 +230,60 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         for dock in self.docks.values():
             view.addAction(dock.toggleViewAction())
+        for study_dock in (self.study_tree, self.compare):
+            if study_dock is not None:
+                view.addAction(study_dock.toggleViewAction())
+
+    def _build_study_menu(self) -> None:
+        """Study: annotate the current move, compare two positions, export a line."""
+        self.study_menu = self.menuBar().addMenu("&Study")
+        self.study_menu.aboutToShow.connect(self._fill_study_menu)
+        self.compare_a_action = QAction("Compare: this position as &A", self)
+        self.compare_a_action.triggered.connect(lambda _=False: self._compare_pick(0))
+        self.compare_b_action = QAction("Compare: this position as &B", self)
+        self.compare_b_action.triggered.connect(lambda _=False: self._compare_pick(1))
+        self.export_line_action = QAction("&Export this line as a game…", self)
+        self.export_line_action.triggered.connect(lambda _=False: self.export_line())
+
+    def _fill_study_menu(self) -> None:
+        menu = self.study_menu
+        menu.clear()
+        if self.study_tree is not None:
+            menu.addActions(self.study_tree.tree_widget.actions())
+            menu.addSeparator()
+        menu.addActions([self.compare_a_action, self.compare_b_action])
+        menu.addSeparator()
+        menu.addAction(self.export_line_action)
+
+    def _compare_pick(self, which: int) -> None:
+        if self.compare is None:
+            return
+        (self.compare.pick_a if which == 0 else self.compare.pick_b).click()
+        self.compare.show()
+        self.compare.raise_()
+
+    def export_line(self, path: str | None = None) -> bool:
+        """Write the line to the current position as a plain game (hot-seat or e-mail)."""
+        from desk18xx.io.replaying import digest_of
+        from desk18xx.io.study import export_line
+
+        setup = self.session.setup
+        if setup is None or not self.session.has_game:
+            return False
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Export this line as a game",
+                                                  "line.d18xx", "desk18xx saves (*.d18xx)")
+            if not path:
+                return False
+        tree = self.session.tree
+        try:
+            export_line(path, header_of(setup), tree, tree.current,
+                        digest_of(self.session.game))
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Export line", f"Cannot write {path}: {exc}")
+            return False
+        self.statusBar().showMessage(f"Exported this line to {path}")
+        return True
 
     def _connect_signals(self) -> None:
         self.session.state_changed.connect(self._state_changed)
@@ -292,6 +375,8 @@ class MainWindow(QMainWindow):
         setup = self.session.setup
         if setup is None:
             return
+        if self.study is None:
+            self._build_study_docks()
         try:
             self._colors = corp_colors(setup.title)
             self._destinations = destinations(setup.title)
@@ -305,6 +390,8 @@ class MainWindow(QMainWindow):
         start = time.perf_counter()
         self.viewing = None
         game = self.session.game
+        self.undo_action.setEnabled(self.session.can_undo())
+        self.redo_action.setEnabled(self.session.can_redo())
         info = turn_info(game)
         self._info = info
         self.action_panel.show_turn(info)

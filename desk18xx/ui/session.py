@@ -7,14 +7,21 @@ folds to.  It is the only caller of ``Game.process``.  Views submit
 ``undo``/``redo`` entries to the log and rebuild the game by replaying the
 live actions (STYLE.md §5), never by inverse operations.
 
-Study mode (a tree of variations) only needs a second log: a
-:class:`Line` is one sequence of raw entries, and the session plays one
-line at a time.  Branching copies the live prefix of a line into a new one.
+The history is a :class:`~desk18xx.engine.variations.VariationTree`
+(:attr:`GameSession.tree`), so no line is ever lost: undo steps back along
+the line, acting after an undo starts a branch, redo follows the branch
+visited last, and any node can be jumped to (:meth:`GameSession.go_to`, or
+``tree.go_to`` from a view: the session follows the tree's current node).
+The linear log (:class:`Line`, 18xx.games style, with ``undo``/``redo``
+entries) is kept in step with the tree's current line for autosave, e-mail
+and export; :meth:`GameSession.save` writes the whole tree with its notes
+(a study file, `desk18xx.io.study`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +32,7 @@ from desk18xx.engine.actions import Action, action_from_dict
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.log import LogError, filter_log
+from desk18xx.engine.variations import Node, VariationTree, action_key, tree_from_log
 
 #: Live actions between two snapshots of the game (undo replays at most this many).
 SNAPSHOT_EVERY = 25
@@ -120,6 +128,11 @@ class GameSession(QObject):
         self._snapshots_ok = True
         self.source: str | None = None
         """File the game came from, if any."""
+        self.tree = VariationTree()
+        """The history: every line played, with notes and marks (current node = live end)."""
+        self._moving = False
+        """True while the session moves the tree itself (not a view's jump)."""
+        self.tree.subscribe(self._on_tree)
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -166,8 +179,8 @@ class GameSession(QObject):
         return bool(self._live)
 
     def can_redo(self) -> bool:
-        """True when the log ends in undos."""
-        return self._redo_possible
+        """True when a line goes on from the current position."""
+        return self._game is not None and self.tree.can_redo()
 
     def game_at(self, count: int) -> Game:
         """The game after the first ``count`` live actions (for looking back).
@@ -189,17 +202,29 @@ class GameSession(QObject):
         return game
 
     # -- commands ------------------------------------------------------------------------
-    def new_game(self, setup: GameSetup, raw: Sequence[dict[str, Any]] = ()) -> None:
+    def new_game(self, setup: GameSetup, raw: Sequence[dict[str, Any]] = (),
+                 tree: VariationTree | None = None) -> None:
         """Start ``setup`` and replay ``raw`` (a log with 18xx.games field names).
+
+        The history tree is ``tree`` (a study; ``raw`` is then its main line) or
+        is made from ``raw``, whose undone actions become variations.
 
         Raises:
             IllegalAction: the setup is refused (player count, title).
+            LogError: ``raw`` cannot be filtered.
         """
         self._setup = setup
         self._line = Line(list(raw))
         self._live, self._live_raw, self._rounds = [], [], []
         self._actions, self._snaps, self._snapshots_ok = {}, {}, True
         self._rebuild()
+        self.tree.unsubscribe(self._on_tree)
+        self.tree = tree if tree is not None else tree_from_log(self._line.raw)
+        self.tree.subscribe(self._on_tree)
+        if tree is not None:
+            self._write_line(tree.current)
+            self._rebuild()
+        self._align_tree()
         self.game_replaced.emit()
         self.state_changed.emit(len(self._live))
 
@@ -212,12 +237,13 @@ class GameSession(QObject):
         """
         if Path(path).suffix.lower() != ".json":
             from desk18xx.io.replaying import open_save
-            from desk18xx.io.study import game_setup
+            from desk18xx.io.study import game_setup, load_study
 
             opened = open_save(path)
+            tree = load_study(path).tree if opened.saved.study is not None else None
             self.source = str(path)
             self.new_game(game_setup(opened.saved.header),
-                          [dict(a) for a in opened.saved.actions])
+                          [dict(a) for a in opened.saved.actions], tree)
             return
         from desk18xx.io.import_18xxgames import load_export
 
@@ -229,13 +255,15 @@ class GameSession(QObject):
         self.new_game(setup, [dict(a) for a in imported.actions])
 
     def save(self, path: str | Path) -> None:
-        """Write the whole log (undo, redo and chat included) as a save file.
+        """Write the whole history tree (every line, names, notes, marks) as a study
+        file: its ``actions`` are the main line, so it opens as a plain game too.
 
         Raises:
             ValueError, OSError: nothing could be written (the old file is intact).
         """
         from desk18xx.io.replaying import digest_of
-        from desk18xx.io.savefile import SavedPlayer, SaveHeader, save_game
+        from desk18xx.io.savefile import SavedPlayer, SaveHeader
+        from desk18xx.io.study import save_study
 
         setup = self._setup
         if setup is None or self._game is None:
@@ -243,8 +271,33 @@ class GameSession(QObject):
         header = SaveHeader(setup.title, tuple(SavedPlayer(pid, name) for pid, name
                                                in setup.players),
                             setup.seed, setup.variant, tuple(setup.options))
-        save_game(path, header, self._line.raw, digest_of(self._game))
+        main = self.tree.main_line()
+        end = main[-1] if main else self.tree.root
+        save_study(path, header, self.tree, digest_of(self.game_of(end)))
         self.source = str(path)
+
+    def game_of(self, node: Node) -> Game:
+        """The game at any node of the tree (the current game for the current node).
+
+        Raises:
+            IllegalAction (or another engine error): an action on its line is refused.
+        """
+        if self._setup is None:
+            raise RuntimeError("no game loaded")
+        path = self.tree.path(node)
+        live = self.tree.path()
+        same = 0
+        while same < min(len(path), len(live)) and path[same] is live[same]:
+            same += 1
+        game = self.game_at(same)
+        if same == len(path):
+            return game
+        if game is self._game:
+            game = game.copy()
+        for step in path[same:]:
+            assert step.action is not None
+            game.process(action_from_dict(step.action))
+        return game
 
     def submit(self, action: Action) -> bool:
         """Process ``action``; on refusal emit :attr:`action_rejected` and return False."""
@@ -272,37 +325,46 @@ class GameSession(QObject):
         self._rounds.append(key)
         self._snapshot(len(self._live), self._game)
         self._redo_possible = False
+        with self._session_moves():
+            self.tree.play(entry)
         self.action_applied.emit(len(self._live))
         self.state_changed.emit(len(self._live))
         return True
 
     def undo(self, count: int = 1) -> bool:
-        """Take back the last ``count`` live actions (one ``undo`` entry each)."""
+        """Step back ``count`` actions along the line (one ``undo`` entry each);
+        nothing is lost: the line stays in the tree and redo returns to it."""
         if self._game is None or not self._live:
             return False
         entity = self._live[-1].entity
         for _ in range(min(count, len(self._live))):
             self._line.raw.append({"type": "undo", "entity": entity,
                                    "id": self._line.next_id()})
+            with self._session_moves():
+                self.tree.undo()
         self._rebuild()
+        self._align_tree()
         self.state_changed.emit(len(self._live))
         return True
 
     def redo(self, count: int = 1) -> bool:
-        """Restore the last ``count`` undone actions."""
-        if self._game is None or not self._redo_possible:
+        """Step forward ``count`` actions along the branch visited last."""
+        if self._game is None or not self.tree.can_redo():
             return False
+        target = self.tree.current
         for _ in range(count):
-            entity = self._live[-1].entity if self._live else "0"
-            self._line.raw.append({"type": "redo", "entity": entity,
-                                   "id": self._line.next_id()})
-            try:
-                filter_log(self._line.raw)
-            except LogError:
-                self._line.raw.pop()
+            if not target.children:
                 break
-        self._rebuild()
-        self.state_changed.emit(len(self._live))
+            target = target.last_child or target.children[0]
+        return self.go_to(target)
+
+    def go_to(self, node: Node) -> bool:
+        """Show the position of any node of the tree (and play on from there)."""
+        if self._game is None:
+            return False
+        with self._session_moves():
+            self.tree.go_to(node)
+        self._follow(node)
         return True
 
     def undo_to(self, count: int) -> bool:
@@ -310,6 +372,59 @@ class GameSession(QObject):
         return self.undo(len(self._live) - count) if count < len(self._live) else False
 
     # -- internals -----------------------------------------------------------------------
+    @contextmanager
+    def _session_moves(self) -> Iterator[None]:
+        """The tree changes below are the session's own (it need not follow them)."""
+        self._moving, before = True, self._moving
+        try:
+            yield
+        finally:
+            self._moving = before
+
+    def _on_tree(self, event: str, node: Node | None) -> None:
+        """A view moved the tree (a click in the tree dock, a deleted line): follow it."""
+        if event == "current" and not self._moving and self._game is not None:
+            self._follow(self.tree.current)
+
+    def _follow(self, node: Node) -> None:
+        """Make the live line the line to ``node`` and show it."""
+        self._write_line(node)
+        self._rebuild()
+        self._align_tree()
+        self.state_changed.emit(len(self._live))
+
+    def _write_line(self, node: Node) -> None:
+        """Append log entries that make the live actions the line to ``node``: undos
+        back to where the lines part, then redos where they restore the right
+        action, else the actions again."""
+        target = self.tree.actions(node)
+        live = self._live_raw
+        same = 0
+        while (same < min(len(target), len(live))
+               and action_key(live[same]) == action_key(target[same])):
+            same += 1
+        entity = self._live[-1].entity if self._live else "0"
+        raw = self._line.raw
+        for _ in range(len(live) - same):
+            raw.append({"type": "undo", "entity": entity, "id": self._line.next_id()})
+        for action in target[same:]:
+            raw.append({"type": "redo", "entity": entity, "id": self._line.next_id()})
+            try:
+                kept = filter_log(raw).actions
+            except LogError:
+                kept = ()
+            if len(kept) != same + 1 or action_key(kept[-1]) != action_key(action):
+                raw.pop()
+                raw.append({**action, "id": self._line.next_id()})
+            same += 1
+
+    def _align_tree(self) -> None:
+        """After a replay stopped early, move the tree back to the last live action."""
+        path = self.tree.path()
+        if len(path) > len(self._live):
+            with self._session_moves():
+                self.tree.go_to(path[len(self._live) - 1] if self._live else self.tree.root)
+
     def _rebuild(self) -> None:
         """Replay the live actions of the line, from the latest snapshot still valid."""
         assert self._setup is not None

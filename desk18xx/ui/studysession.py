@@ -2,10 +2,10 @@
 
 The docks of study mode (`desk18xx.ui.docks.study_tree`, `desk18xx.ui.docks.compare`)
 take a :class:`StudySession`. It forwards every change of the variation tree as
-signals and, when given the hot-seat :class:`~desk18xx.ui.session.GameSession`,
-shows the current node's game there through ``GameSession.show_position(game,
-actions)`` once the session has that method (see the study-mode notes for the
-session owner); until then the session is left alone.
+signals. Made with :meth:`StudySession.from_session`, it studies the hot-seat
+:class:`~desk18xx.ui.session.GameSession`'s own history tree: the session
+follows the tree's current node itself (a jump here is a jump there), and a new
+game in the session is picked up (``game_replaced``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from desk18xx.engine.actions import Action, action_from_dict
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.study import Study
 from desk18xx.engine.variations import Mark, Node, VariationTree, tree_from_log
@@ -28,8 +29,11 @@ class StudySession(QObject):
         action_rejected(str): the rules refused a move.
     """
 
+    #: The current node changed; its id.
     current_changed = Signal(int)
+    #: Nodes were added, removed, reordered or annotated, or the tree was replaced.
     tree_changed = Signal()
+    #: The rules refused a move; the reason.
     action_rejected = Signal(str)
 
     def __init__(self, study: Study, session: Any = None, parent: QObject | None = None
@@ -41,12 +45,17 @@ class StudySession(QObject):
 
     @classmethod
     def from_session(cls, session: Any, parent: QObject | None = None) -> StudySession:
-        """A study of the game open in a `GameSession` (its log's undone moves become
-        variations)."""
+        """A study of the game open in a `GameSession`: its history tree when it has
+        one (kept in step, new games included), else a tree made from its log (the
+        undone moves become variations)."""
+        own = getattr(session, "tree", None)
+        tree = own if isinstance(own, VariationTree) else tree_from_log(session.line.raw)
         setup: GameSetup = session.setup
-        tree = tree_from_log(session.line.raw)
-        return cls(Study(setup, tree, factory=getattr(session, "_factory", None)), session,
-                   parent)
+        study = cls(Study(setup, tree, factory=getattr(session, "factory", None)), session,
+                    parent)
+        if own is tree:
+            session.game_replaced.connect(study._session_replaced)
+        return study
 
     @property
     def tree(self) -> VariationTree:
@@ -80,6 +89,9 @@ class StudySession(QObject):
 
     def play(self, action: Any) -> Node | None:
         """Play a move (an `Action` or a raw dict); None and `action_rejected` if refused."""
+        if getattr(self.session, "tree", None) is self.study.tree:
+            parsed = action if isinstance(action, Action) else action_from_dict(action)
+            return self.tree.current if self.session.submit(parsed) else None
         try:
             return self.study.play(action)
         except Exception as error:  # the engine's refusal, shown to the user
@@ -103,6 +115,18 @@ class StudySession(QObject):
         self.tree.delete(node)
 
     # -- internals --------------------------------------------------------------------
+    def _session_replaced(self) -> None:
+        """The session opened another game: study its new tree."""
+        tree = self.session.tree
+        if tree is self.study.tree or self.session.setup is None:
+            return
+        self.study.tree.unsubscribe(self._on_tree)
+        self.study.cache.close()
+        self.study = Study(self.session.setup, tree, factory=self.session.factory)
+        tree.subscribe(self._on_tree)
+        self.tree_changed.emit()
+        self.current_changed.emit(tree.current.id)
+
     def _on_tree(self, event: str, node: Node | None) -> None:
         if event == "current":
             self._push()
@@ -111,6 +135,8 @@ class StudySession(QObject):
             self.tree_changed.emit()
 
     def _push(self) -> None:
+        if getattr(self.session, "tree", None) is self.study.tree:
+            return  # the session follows its own tree
         show = getattr(self.session, "show_position", None)
         if show is not None:
             show(self.study.game, self.tree.actions())

@@ -9,6 +9,7 @@ import pytest
 from desk18xx.engine.actions import Action, Bid, Pass
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup
+from desk18xx.engine.log import filter_log
 from desk18xx.ui.session import GameSession
 
 pytestmark = pytest.mark.gui
@@ -146,3 +147,38 @@ def test_undo_from_a_snapshot_equals_a_full_replay() -> None:
     assert state_digest(session.game_at(n - 45)) == state_digest(fresh.game_at(n - 45))
     session.redo(30)
     assert len(session.actions()) == n
+
+
+def test_acting_after_undo_branches_and_keeps_the_old_line() -> None:
+    from desk18xx.engine.variations import tree_from_log
+
+    session = _fake_session()
+    for _ in range(3):
+        session.submit(Pass(entity="1"))
+    old_end = session.tree.current
+    session.undo(2)
+    session.submit(Pass(entity="2"))
+    assert len(session.tree) == 1 + 3 + 1 and old_end in session.tree
+    assert not session.can_redo()
+    session.undo()
+    assert session.redo() and session.line.raw[-1]["type"] == "redo"
+    assert session.go_to(old_end)
+    assert len(session.actions()) == 3 and session.tree.current is old_end
+    game = session.game
+    assert isinstance(game, FakeGame) and game.count == 3
+    assert [str(a["entity"]) for a in filter_log(session.line.raw).actions] == ["1"] * 3
+    # the linear log (autosave, e-mail) still holds both lines
+    again = tree_from_log(session.line.raw)
+    assert len(again) == len(session.tree)
+
+
+def test_a_view_jumping_in_the_tree_moves_the_session(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = _fake_session()
+    for _ in range(4):
+        session.submit(Pass(entity="1"))
+    target = session.tree.path()[1]
+    with qtbot.wait_signal(session.state_changed) as blocker:
+        session.tree.go_to(target)
+    assert blocker.args == [2]
+    session.tree.delete(target)  # the current line is deleted: back to its parent
+    assert len(session.actions()) == 1 and not session.can_redo()

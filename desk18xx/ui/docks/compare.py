@@ -89,6 +89,7 @@ class CompareDock(QDockWidget):
         self.table.resizeColumnsToContents()
 
     def _tree_changed(self) -> None:
+        self.names = {pid: name for pid, name in self.study.study.setup.players}
         tree = self.study.tree
         a = self.a if self.a is not None and self.a in tree else None
         b = self.b if self.b is not None and self.b in tree else None

@@ -113,6 +113,7 @@ class StudyTreeDock(QDockWidget):
     def rebuild(self) -> None:
         """Redraw the whole tree (after nodes were added, removed or annotated)."""
         self._syncing = True
+        self.names = {pid: name for pid, name in self.study.study.setup.players}
         self.tree_widget.clear()
         self._items.clear()
         tree = self.study.tree
