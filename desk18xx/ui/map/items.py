@@ -30,6 +30,8 @@ class HexItem(QGraphicsItem):
         x, y = hexgrid.center(hexgrid.parse_hex(state.hex.id), size)
         self.setPos(x, y)
         self.setScale(size / geo.UNIT)
+        # a hex repaints from a pixmap unless its state changes (overlays, scrolling)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._borders = BorderItem(self)
 
     @property
@@ -57,6 +59,7 @@ class HexItem(QGraphicsItem):
         """Edges whose river cost the neighbouring hex draws instead."""
         if edges != self._shared_costs:
             self._shared_costs = edges
+            self.update()  # the hex's cached picture is passed the costs too
             self._borders.update()
 
     @property

@@ -76,6 +76,7 @@ class MapView(QGraphicsView):
         self._scene: MapScene | None = None
         self._ids: set[str] = set()
         self._highlights: list[HexOutlineItem] = []
+        self._highlight_key: tuple[tuple[str, ...], str] = ((), "")
         self._hover: HexOutlineItem | None = None
         self._hover_hex = ""
         self._preview: TilePreviewItem | None = None
@@ -175,6 +176,7 @@ class MapView(QGraphicsView):
             for item in items:
                 self._remove(item)
             items.clear()
+        self._highlight_key = ((), "")
         self._remove(self._hover)
         self._hover = None
         self._hover_hex = ""
@@ -186,12 +188,17 @@ class MapView(QGraphicsView):
 
     def set_highlights(self, hex_ids: Iterable[str], color: str = "#ff00ff") -> None:
         """Outline ``hex_ids`` (where the operating company may build)."""
+        key = (tuple(hex_ids), color)
+        if key == self._highlight_key and len(self._highlights) == len(key[0]):
+            return  # the same outlines: leave them, so nothing under them is repainted
         for item in self._highlights:
             self._remove(item)
         self._highlights = []
+        self._highlight_key = ((), "")
         if self._scene is None:
             return
-        for hid in hex_ids:
+        self._highlight_key = key
+        for hid in key[0]:
             item = HexOutlineItem(hid, self.hex_size(), color, 3.0, 0)
             self._scene.addItem(item)
             self._highlights.append(item)
