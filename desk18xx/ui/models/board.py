@@ -131,13 +131,23 @@ def _lite_board_view(game: Game) -> StaticBoard:
     return StaticBoard(out)
 
 
+#: The last board counted, its hex states and its counts (one entry, key "last").
+_TILE_COUNTS: dict[str, tuple[mboard.Board, tuple[mboard.HexState, ...],
+                              tuple[tuple[str, str, int | None], ...]]] = {}
+
+
 def tile_counts(game: Game) -> list[tuple[str, str, int | None]]:
     """The manifest: (tile name, colour, copies left or None for unlimited)."""
     board: object = game.board
     out: list[tuple[str, str, int | None]] = []
     if isinstance(board, mboard.Board):
+        states = tuple(board)  # every lay or removal replaces a (frozen) hex state
+        last = _TILE_COUNTS.get("last")
+        if last is not None and last[0] is board and last[1] == states:
+            return list(last[2])
         for name, entry in board.manifest.items():
             out.append((name, entry.tile.color.value, board.remaining(name)))
+        _TILE_COUNTS["last"] = (board, states, tuple(out))
         return out
     lite = game.board
     if lite is None:
