@@ -173,6 +173,11 @@ class Game:
             self._share_index = index
         return index[1].get(corp, [])
 
+    def shares_in_arrival_order(self, holder: str, corp: str) -> list[Share]:
+        """Certificates of ``corp`` held by ``holder``, longest held first (18xx
+        ``ShareHolder#shares_of``; certificates never moved keep certificate order)."""
+        return sorted(self.shares_of(holder, corp), key=lambda s: s.since)
+
     def percent_of(self, holder: str, corp: str) -> int:
         """Percent of ``corp`` held by ``holder``."""
         return sum(s.percent for s in self.shares_of_corp(corp) if s.owner == holder)
@@ -228,7 +233,7 @@ class Game:
         old_holder = pres_share.owner
         need = pres_share.percent
         given: list[Share] = []
-        for s in sorted(self.shares_of(new, corp), key=lambda s: s.id):
+        for s in self.shares_in_arrival_order(new, corp):
             if need <= 0:
                 break
             if not s.president:

@@ -7,6 +7,7 @@ transfer is one function and conservation is one sum.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -56,6 +57,10 @@ class Company:
         return self.value - self.discount
 
 
+_ARRIVALS = itertools.count(1)
+"""Stamps for :attr:`Share.since` (only their order within one game matters)."""
+
+
 @dataclass
 class Share:
     """One certificate."""
@@ -66,6 +71,14 @@ class Share:
     president: bool
     owner: str
     """Player id, the corporation's own id (treasury), or :data:`POOL`."""
+    since: int = field(default=0, compare=False, repr=False)
+    """When the certificate came to its owner: holders keep certificates in order of
+    arrival (18xx ``ShareHolder#shares_of``); set on every change of ``owner``."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "owner":
+            object.__setattr__(self, "since", next(_ARRIVALS))
+        object.__setattr__(self, name, value)
 
 
 @dataclass

@@ -106,3 +106,23 @@ def test_d4_a_tie_after_a_sale_keeps_the_sitting_president() -> None:
     assert game.president("CNR") == "4440"
     assert game.shares["CNR_0"].owner == "4440"
     assert {game.shares[s].owner for s in ("CNR_5", "CNR_6")} == {"488"}
+
+
+def test_d5_a_partial_presidency_sale_returns_the_longest_pooled_certificate() -> None:
+    game = replay_prefix("21268.json", 537)  # as in the D4 test
+    _buy(game, "4661", "CNR_4")
+    _buy(game, "488", "CNR_6")
+    _pass(game, "949")
+    _sell(game, "4440", "CNR_3", "CNR_2", "CNR_1")  # the pool holds CNR_3, CNR_2, CNR_1
+    _pass(game, "4440")
+    _pass(game, "4661")
+    _buy(game, "488", "CNR_5")  # 488 holds CNR_6, then CNR_5
+    _pass(game, "949")
+    _turn(game, "4440")
+    game.process(SellShares(entity="4440", shares=("CNR_0",), percent=10))
+    # 18xx share_pool.rb: CNR_0 to the pool, 488's certificates to the pool in holding
+    # order, CNR_0 to 488, and the pool's first certificate back to the seller
+    assert game.president("CNR") == "488"
+    assert [s.id for s in game.shares_of("4440", "CNR")] == ["CNR_3"]
+    assert [s.id for s in game.shares_in_arrival_order("pool", "CNR")] == [
+        "CNR_2", "CNR_1", "CNR_6", "CNR_5"]

@@ -24,7 +24,7 @@ from desk18xx.engine.round import Step
 from desk18xx.engine.steps.discard import DiscardTrains
 
 __all__ = ["BuySellParShares", "DiscardTrains", "HomeToken", "MajorTrainless", "g"]
-from desk18xx.engine.state import BANK, POOL, CorpKind
+from desk18xx.engine.state import BANK, POOL, CorpKind, Share
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.steps.auction import INCREMENT, check_bid_amount
 
@@ -310,7 +310,7 @@ class BuySellParShares(Step):
         was_president = gm.president(cid) == seller
         gm.transfer(BANK, seller, gm.price(cid) * percent // 10)
         if has_pres:
-            self._dump_presidency(game, seller, cid, percent)
+            self._dump_presidency(game, seller, cid, shares, percent)
         else:
             sitting = gm.president(cid)
             for sh in shares:
@@ -323,23 +323,37 @@ class BuySellParShares(Step):
             gm.move_price(cid, "down")
         self.current_actions.append(action)
 
-    def _dump_presidency(self, game: Game, seller: str, cid: str, percent: int) -> None:
-        """The president sells into his certificate: the next player (in seat order) with
-        the most shares takes it and hands two ordinary certificates over."""
+    def _dump_presidency(self, game: Game, seller: str, cid: str, shares: list[Share],
+                         percent: int) -> None:
+        """The president sells into his certificate (18xx ``SharePool#transfer_shares``).
+
+        The certificates sold go to the pool; the next player (in seat order) with the
+        most shares takes the president's certificate and hands his longest-held
+        ordinary certificates over (to the seller if he still holds 20%, else to the
+        pool); the pool returns what was not sold, longest-held first.
+        """
         gm = g(game)
+        for sh in shares:
+            sh.owner = POOL
         ids = [p.id for p in gm.players]
         k = ids.index(seller)
         others = ids[k + 1:] + ids[:k]
         best = max(gm.percent_of(p, cid) for p in others)
         new = next(p for p in others if gm.percent_of(p, cid) == best)
-        pres = next(sh for sh in gm.shares_of(seller, cid) if sh.president)
-        pot = [sh for sh in gm.shares_of(seller, cid) if not sh.president]
-        given = [sh for sh in gm.shares_of(new, cid) if not sh.president][:2]
+        pres = next(sh for sh in shares if sh.president)
+        swap_to = seller if gm.percent_of(seller, cid) >= pres.percent else POOL
+        need = pres.percent
+        for sh in gm.shares_in_arrival_order(new, cid):
+            if need <= 0:
+                break
+            sh.owner = swap_to
+            need -= sh.percent
         pres.owner = new
-        pot.extend(given)
-        keep = (gm.percent_of(seller, cid) + 20 - percent) // 10  # seller's remaining
-        for i, sh in enumerate(sorted(pot, key=lambda x: int(x.id.rpartition("_")[2]))):
-            sh.owner = seller if i < keep else POOL
+        back = sum(sh.percent for sh in shares) - percent
+        while back > 0:
+            sh = gm.shares_in_arrival_order(POOL, cid)[0]
+            sh.owner = seller
+            back -= sh.percent
 
     def _par(self, game: Game, action: Par) -> None:
         gm = g(game)
