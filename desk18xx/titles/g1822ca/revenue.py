@@ -66,6 +66,21 @@ class Rules1822CA(RouteRules):
         if not all(s.kind.value == "city" and s.tokened_by(self.corp) for s in ends):
             raise IllegalAction("E-train route must start and end at tokened cities")
 
+    def check_combination(self, ctx: RouteContext, routes: Sequence[Route]) -> None:
+        """Only one L-train may operate on each station token (RB 5.11.10; 18xx
+        ``check_local_cities``: no city twice among the local runs)."""
+        seen: set[tuple[str, int]] = set()
+        for route in routes:
+            if not route.train.local:
+                continue
+            for stop in route.visits:
+                if stop.kind.value != "city":
+                    continue
+                if stop.ref in seen:
+                    raise IllegalAction(
+                        f"Local train can only use each token on {stop.hex} once (RB 5.11.10)")
+                seen.add(stop.ref)
+
     def check_distance(self, ctx: RouteContext, route: Route) -> None:
         if route.train.name == R.E_TRAIN:
             return

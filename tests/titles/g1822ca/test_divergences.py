@@ -1,10 +1,14 @@
-"""Divergences from 18xx.games found by differential testing (docs/divergences.md).
+"""Rules where we differed from 18xx.games or the rulebook (docs/divergences.md).
+
+D4 was found by differential testing; the L-train check by reading the optimizer.
 
 Positions are set up on a fresh game; the generated cases that reproduce them
 in full live in tests/golden/test_divergences.py.
 """
 
 from __future__ import annotations
+
+import pytest
 
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.state import BANK
@@ -44,3 +48,24 @@ def test_d4_a_tie_after_a_sale_keeps_the_sitting_director() -> None:
     assert game.president("CPR") == p3
     assert game.shares["CPR_0"].owner == game.shares["CPR_4"].owner == p3
     assert game.shares["CPR_1"].owner == game.shares["CPR_2"].owner == p1
+
+
+def test_two_l_trains_may_not_run_in_the_same_city() -> None:
+    from desk18xx.engine.actions import Route
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.titles.g1822ca.revenue import price_routes
+
+    game = _game()
+    home = game.corp_defs["1"].home_hexes[0]
+    l_trains = [t.id for t in game.trains.values() if t.name == "L"][:2]
+    for tid in l_trains:
+        game.give_train(game.take_train(tid), "1")
+    game.map.place_token(home, 0, "1")
+    node = game.map.hex(home).geo.city_nodes[0]
+    runs = [Route(train=tid, connections=(("local", home),), hexes=(home,), revenue=0,
+                  revenue_str=home, nodes=(f"{home}-{node}",)) for tid in l_trains]
+    assert len(price_routes(game, "1", runs[:1])) == 1
+    # RB 5.11.10 "Only one L-train may operate on each station token";
+    # 18xx g_1822/game.rb check_local_cities
+    with pytest.raises(IllegalAction, match="Local train"):
+        price_routes(game, "1", runs)
