@@ -47,8 +47,26 @@ def log_entries(actions: Sequence[Action], rounds: Sequence[RoundKey],
         if key is not None and key != last:
             out.append(LogEntry(header(key)))
             last = key
-        out.append(LogEntry(describe(action, names.get(action.entity, action.entity)), i + 1))
+        out.append(LogEntry(_described(action, names.get(action.entity, action.entity)),
+                            i + 1))
     return out
+
+
+#: id(action) -> (action, name, line); the action is kept so that its id is not reused.
+_LINES: dict[int, tuple[Action, str, str]] = {}
+_LINES_MAX = 50_000
+
+
+def _described(action: Action, who: str) -> str:
+    """:func:`describe`, remembered per action object (the log is rebuilt every move)."""
+    hit = _LINES.get(id(action))
+    if hit is not None and hit[0] is action and hit[1] == who:
+        return hit[2]
+    text = describe(action, who)
+    if len(_LINES) >= _LINES_MAX:
+        _LINES.clear()
+    _LINES[id(action)] = (action, who, text)
+    return text
 
 
 class LogModel(QAbstractListModel):
