@@ -20,6 +20,7 @@ and export; :meth:`GameSession.save` writes the whole tree with its notes
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -36,6 +37,9 @@ from desk18xx.engine.variations import Node, VariationTree, action_key, tree_fro
 
 #: Live actions between two snapshots of the game (undo replays at most this many).
 SNAPSHOT_EVERY = 25
+
+#: Snapshots kept for the nodes of the history tree (jumps between lines replay from them).
+NODE_SNAPSHOTS = 256
 
 #: Options every imported 18xx.games game is played with (its rule quirks).
 IMPORT_OPTIONS = ("compat_18xxgames",)
@@ -126,6 +130,8 @@ class GameSession(QObject):
         self._snaps: dict[int, Game] = {}
         """Live-action count -> a copy of the game then, valid for the live prefix."""
         self._snapshots_ok = True
+        self._node_snaps: OrderedDict[int, tuple[Game, tuple[RoundKey, ...]]] = OrderedDict()
+        """Tree node id -> a copy of the game there and the rounds of its line."""
         self.source: str | None = None
         """File the game came from, if any."""
         self.tree = VariationTree()
@@ -217,10 +223,11 @@ class GameSession(QObject):
         self._line = Line(list(raw))
         self._live, self._live_raw, self._rounds = [], [], []
         self._actions, self._snaps, self._snapshots_ok = {}, {}, True
-        self._rebuild()
+        self._node_snaps.clear()
         self.tree.unsubscribe(self._on_tree)
         self.tree = tree if tree is not None else tree_from_log(self._line.raw)
         self.tree.subscribe(self._on_tree)
+        self._rebuild()
         if tree is not None:
             self._write_line(tree.current)
             self._rebuild()
@@ -246,13 +253,15 @@ class GameSession(QObject):
                           [dict(a) for a in opened.saved.actions], tree)
             return
         from desk18xx.io.import_18xxgames import load_export
+        from desk18xx.io.study import study_from_export
 
         imported = load_export(path)
         options = tuple(imported.optional_rules) + IMPORT_OPTIONS
         setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
                           imported.seed, options)
+        _header, tree = study_from_export(path)  # what its players took back: variations
         self.source = str(path)
-        self.new_game(setup, [dict(a) for a in imported.actions])
+        self.new_game(setup, [dict(a) for a in imported.actions], tree)
 
     def save(self, path: str | Path) -> None:
         """Write the whole history tree (every line, names, notes, marks) as a study
@@ -323,10 +332,10 @@ class GameSession(QObject):
         self._live_raw.append(entry)
         self._actions[id(entry)] = (entry, action)
         self._rounds.append(key)
-        self._snapshot(len(self._live), self._game)
         self._redo_possible = False
         with self._session_moves():
-            self.tree.play(entry)
+            node = self.tree.play(entry)
+        self._snapshot(len(self._live), self._game, node, self._rounds)
         self.action_applied.emit(len(self._live))
         self.state_changed.emit(len(self._live))
         return True
@@ -405,18 +414,22 @@ class GameSession(QObject):
             same += 1
         entity = self._live[-1].entity if self._live else "0"
         raw = self._line.raw
-        for _ in range(len(live) - same):
-            raw.append({"type": "undo", "entity": entity, "id": self._line.next_id()})
-        for action in target[same:]:
-            raw.append({"type": "redo", "entity": entity, "id": self._line.next_id()})
-            try:
-                kept = filter_log(raw).actions
-            except LogError:
-                kept = ()
-            if len(kept) != same + 1 or action_key(kept[-1]) != action_key(action):
-                raw.pop()
-                raw.append({**action, "id": self._line.next_id()})
-            same += 1
+        ids = iter(range(self._line.next_id(), 1 << 62))
+        raw.extend({"type": "undo", "entity": entity, "id": next(ids)}
+                   for _ in range(len(live) - same))
+        rest = target[same:]
+        if not rest:
+            return
+        # redo entries when the undone actions are exactly this line, else the actions again
+        mark = len(raw)
+        raw.extend({"type": "redo", "entity": entity, "id": next(ids)} for _ in rest)
+        try:
+            kept = filter_log(raw).actions
+        except LogError:
+            kept = ()
+        if [action_key(a) for a in kept] != [action_key(a) for a in target]:
+            del raw[mark:]
+            raw.extend({**action, "id": next(ids)} for action in rest)
 
     def _align_tree(self) -> None:
         """After a replay stopped early, move the tree back to the last live action."""
@@ -436,9 +449,15 @@ class GameSession(QObject):
             same += 1
         self._snaps = {k: g for k, g in self._snaps.items() if k <= same}
         start = max(self._snaps, default=0)
-        game = self._snaps[start].copy() if start else self._factory(self._setup)
-        live = self._live[:start]
-        rounds = self._rounds[:start]
+        path = self._tree_path(entries)
+        stored = self._node_snapshot(path, start)
+        if stored is not None:
+            start = stored[0]
+            game, rounds = stored[1].copy(), list(stored[2])
+        else:
+            game = self._snaps[start].copy() if start else self._factory(self._setup)
+            rounds = self._rounds[:start]
+        live = [self._parsed(raw) for raw in entries[:start]]
         self._redo_possible = filtered.redo_possible
         for raw in entries[start:]:
             action = self._parsed(raw)
@@ -452,8 +471,30 @@ class GameSession(QObject):
                 return
             live.append(action)
             rounds.append(key)
-            self._snapshot(len(live), game)
+            self._snapshot(len(live), game, path[len(live) - 1] if path else None, rounds)
         self._set_live(game, live, rounds, entries)
+
+    def _tree_path(self, entries: Sequence[Any]) -> list[Node] | None:
+        """The tree's current path when it is the line of ``entries``, else None."""
+        path = self.tree.path()
+        if len(path) != len(entries):
+            return None
+        for node, raw in zip(path, entries, strict=True):
+            if node.action is not raw and action_key(node.action or {}) != action_key(raw):
+                return None
+        return path
+
+    def _node_snapshot(self, path: list[Node] | None, start: int
+                       ) -> tuple[int, Game, tuple[RoundKey, ...]] | None:
+        """The deepest node snapshot on ``path`` beyond ``start`` live actions."""
+        if path is None:
+            return None
+        for count in range(len(path), start, -1):
+            stored = self._node_snaps.get(path[count - 1].id)
+            if stored is not None:
+                self._node_snaps.move_to_end(path[count - 1].id)
+                return count, stored[0], stored[1]
+        return None
 
     def _set_live(self, game: Game, live: list[Action], rounds: list[RoundKey],
                   entries: list[Any]) -> None:
@@ -469,11 +510,21 @@ class GameSession(QObject):
         self._actions[id(raw)] = (raw, action)
         return action
 
-    def _snapshot(self, count: int, game: Game) -> None:
-        """Keep a copy of ``game`` every :data:`SNAPSHOT_EVERY` live actions."""
-        if count % SNAPSHOT_EVERY or count in self._snaps or not self._snapshots_ok:
+    def _snapshot(self, count: int, game: Game, node: Node | None = None,
+                  rounds: Sequence[RoundKey] = ()) -> None:
+        """Keep a copy of ``game`` every :data:`SNAPSHOT_EVERY` live actions, for the
+        live line and for ``node`` of the tree (so a later jump to that line is quick)."""
+        if count % SNAPSHOT_EVERY or not self._snapshots_ok:
             return
-        try:
-            self._snaps[count] = game.copy()
-        except Exception:  # noqa: BLE001 - a title whose state cannot be copied
-            self._snapshots_ok = False
+        copy = self._snaps.get(count)
+        if copy is None:
+            try:
+                copy = game.copy()
+            except Exception:  # noqa: BLE001 - a title whose state cannot be copied
+                self._snapshots_ok = False
+                return
+            self._snaps[count] = copy
+        if node is not None and node.id not in self._node_snaps:
+            self._node_snaps[node.id] = (copy, tuple(rounds[:count]))
+            while len(self._node_snaps) > NODE_SNAPSHOTS:
+                self._node_snaps.popitem(last=False)

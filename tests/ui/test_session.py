@@ -182,3 +182,27 @@ def test_a_view_jumping_in_the_tree_moves_the_session(qtbot) -> None:  # type: i
     assert blocker.args == [2]
     session.tree.delete(target)  # the current line is deleted: back to its parent
     assert len(session.actions()) == 1 and not session.can_redo()
+
+
+def test_jumping_back_to_another_line_replays_from_a_snapshot() -> None:
+    from desk18xx.ui.session import SNAPSHOT_EVERY
+
+    calls: list[str] = []
+
+    class Counting(FakeGame):
+        def process(self, action: Action) -> None:
+            calls.append(action.type)
+            super().process(action)
+
+    session = GameSession(Counting)
+    session.new_game(GameSetup("fake", PLAYERS))
+    for _ in range(60):
+        session.submit(Pass(entity="1"))
+    end = session.tree.current
+    session.go_to(session.tree.path()[4])
+    session.submit(Pass(entity="2"))
+    calls.clear()
+    assert session.go_to(end)
+    assert len(calls) <= SNAPSHOT_EVERY
+    game = session.game
+    assert isinstance(game, FakeGame) and game.count == 60

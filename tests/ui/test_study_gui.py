@@ -213,3 +213,30 @@ def test_study_menu_lists_the_commands(window: MainWindow) -> None:
                    "Mark good (!)", "Mark mistake (?)", "Mark interesting (!?)"):
         assert wanted in texts
     assert window.export_line_action in window.study_menu.actions()
+
+
+SMALL = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
+         / "1867" / "hs_ahjzadkh_19792.json")
+
+
+@pytest.mark.skipif(not SMALL.exists(), reason="no 1867 fixture")
+def test_a_recorded_game_opens_as_a_study_to_branch_anywhere(window: MainWindow,
+                                                           qtbot: QtBot) -> None:
+    assert window.open_path(str(SMALL))
+    session = window.session
+    end_digest = state_digest(session.game)
+    main = session.tree.main_line()
+    assert len(main) == len(session.actions()) == 221
+    dock = window.study_tree
+    assert dock is not None and dock.tree_widget.topLevelItemCount() == 222
+    session.go_to(main[2])
+    assert session.submit(Pass(entity=str(session.game.legal_actions().entity)))
+    alt = session.tree.current
+    assert alt.parent is main[2] and not alt.is_main_line
+    assert dock.item_for(alt) is not None
+    dock.tree_widget.setFocus()
+    qtbot.keyClick(dock.tree_widget, Qt.Key.Key_Up)  # the recorded move at this point
+    qtbot.keyClick(dock.tree_widget, Qt.Key.Key_End)
+    assert session.tree.current is main[-1] and len(session.actions()) == 221
+    assert state_digest(session.game) == end_digest
+    _live_matches_tree(session)
