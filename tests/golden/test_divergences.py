@@ -58,12 +58,14 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
           "D10: only the first discarded copy of each train name is buyable "
           "(depot.rb depot_trains uniq(&:name))", slow=True),
     pytest.param("d11_1822ca_token_same_city_extra", id="d11_1822ca_token_same_city_extra"),
-    _case("d05_1867_partial_president_sale_ids",
-          "D5: on a partial sale of the president's certificate the seller gets the "
-          "pool's oldest certificate back (share_pool.rb change_president, handle_partial)"),
+    pytest.param("d05_1867_partial_president_sale_ids",
+                 id="d05_1867_partial_president_sale_ids"),
     _case("d06_1867_grid_token_reach_turnback",
           "D6: the reference graph never re-uses a path, so no turning back at a stop "
           "(part/node.rb walk); our reach offers a token the reference cannot reach"),
+    _case("d13_1822ca_token_step_p10_only",
+          "D13: the reference skips the Token step when the company has no token left; "
+          "P10's token goes through the non-blocking SpecialToken step", slow=True),
     _case("d12_1867_turn_open_while_par_listed",
           "D12: the reference keeps a stock turn open while can_ipo_any? lists par "
           "(g_1867 buy_sell_par_shares.rb), so the player passes explicitly"),
