@@ -111,6 +111,9 @@ class MainWindow(QMainWindow):
         self.auction_label.setWordWrap(True)
         self.auction_label.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.docks: dict[str, QDockWidget] = {}
+        self._stale_docks: set[str] = set()
+        """Docks out of sight that missed updates (filled when shown)."""
+        self._tables_source: tuple[Game, TurnInfo] | None = None
         self._info: TurnInfo | None = None
         self._colors: dict[str, tuple[str, str]] = {}
         self._destinations: dict[str, str] = {}
@@ -286,6 +289,9 @@ class MainWindow(QMainWindow):
         return True
 
     def _connect_signals(self) -> None:
+        for key in ("players", "companies", "bank", "auction", "market", "tiles"):
+            self.docks[key].visibilityChanged.connect(
+                lambda visible, key=key: self._dock_shown(key, visible))
         self.session.state_changed.connect(self._state_changed)
         self.session.action_rejected.connect(self._rejected)
         self.session.game_replaced.connect(self._game_replaced)
@@ -421,17 +427,42 @@ class MainWindow(QMainWindow):
         self._was_finished = game.finished
 
     def _show_tables(self, game: Game, info: TurnInfo) -> None:
-        """Fill the docks from ``game`` (the live one, or an earlier position)."""
-        self.players_model.set_rows(player_rows(game, info.entity))
-        self.corps_model.set_rows(corp_rows(game, self._colors, info.entity,
-                                            self._destinations))
-        self.bank_model.set_rows(bank_rows(game))
-        self.privates_model.set_rows(company_rows(game))
-        cells = market_cells(game, self._colors)
-        if cells != self.market.cells():
-            self.market.set_cells(cells)
-        self.tiles_model.set_rows([Row((name, color, "∞" if left is None else str(left)))
-                                   for name, color, left in tile_counts(game)])
+        """Fill the docks from ``game`` (the live one, or an earlier position).
+
+        In a shown window a dock out of sight (a tab behind another, closed) is
+        filled when it comes into view instead (:meth:`_dock_shown`).
+        """
+        self._tables_source = (game, info)
+        for key in ("players", "companies", "bank", "auction", "market", "tiles"):
+            if self.isVisible() and not self.docks[key].isVisible():
+                self._stale_docks.add(key)
+            else:
+                self._stale_docks.discard(key)
+                self._fill_dock(key, game, info)
+
+    def _fill_dock(self, key: str, game: Game, info: TurnInfo) -> None:
+        if key == "players":
+            self.players_model.set_rows(player_rows(game, info.entity))
+        elif key == "companies":
+            self.corps_model.set_rows(corp_rows(game, self._colors, info.entity,
+                                                self._destinations))
+        elif key == "bank":
+            self.bank_model.set_rows(bank_rows(game))
+        elif key == "auction":
+            self.privates_model.set_rows(company_rows(game))
+        elif key == "market":
+            cells = market_cells(game, self._colors)
+            if cells != self.market.cells():
+                self.market.set_cells(cells)
+        elif key == "tiles":
+            self.tiles_model.set_rows([Row((name, color, "∞" if left is None else str(left)))
+                                       for name, color, left in tile_counts(game)])
+
+    def _dock_shown(self, key: str, visible: bool) -> None:
+        """A dock came into view: fill it if it missed updates while out of sight."""
+        if visible and key in self._stale_docks and self._tables_source is not None:
+            self._stale_docks.discard(key)
+            self._fill_dock(key, *self._tables_source)
 
     def show_position(self, count: int | None) -> None:
         """Show the board and the docks after ``count`` live actions (None: now).
