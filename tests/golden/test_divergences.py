@@ -49,8 +49,7 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
     _case("d07_1822ca_wrs_director_cert_sellable",
           "D7: a director's certificate that another player can take over must be "
           "sold before a player loan (step/train.rb try_take_player_loan)"),
-    _case("d08_1822ca_wrs_sell_in_blocks",
-          "D8: MUST_SELL_IN_BLOCKS: one emergency sale per company (step/train.rb can_sell?)"),
+    pytest.param("d08_1822ca_wrs_sell_in_blocks", id="d08_1822ca_wrs_sell_in_blocks"),
     _case("d09_1822ca_wrs_pass_after_payoff",
           "D9: after payoff_player_debt a player with no further action is passed "
           "automatically (Round#skip_steps)", slow=True),

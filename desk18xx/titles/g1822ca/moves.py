@@ -88,7 +88,7 @@ def candidate_moves(game: G1822CA, rng: random.Random) -> list[Action]:
     if isinstance(step, BuyTrainStep) and must_buy_train(game, entity):
         player = game.president(entity)
         if player is not None and not _affordable(game, entity):
-            return _forced_train(game, entity, player)
+            return _forced_train(game, entity, player, step.corporations_sold)
     return _step_moves(game, step, entity, rng)
 
 
@@ -346,7 +346,8 @@ def _affordable(game: G1822CA, corp: str) -> bool:
     return bool(prices) and min(prices) <= game.cash[corp]
 
 
-def _forced_train(game: G1822CA, corp: str, player: str) -> list[Action]:
+def _forced_train(game: G1822CA, corp: str, player: str,
+                  sold: list[str]) -> list[Action]:
     """The cheapest train; the director pays the rest, borrowing if he must."""
     offer = depot_offer(game)
     cheapest = min(offer, key=lambda t: min(v[1] for v in game.train_variants[
@@ -357,7 +358,7 @@ def _forced_train(game: G1822CA, corp: str, player: str) -> list[Action]:
     if cheapest.owner != DEPOT:
         variant, price = cheapest.name, cheapest.price
     if game.cash[corp] + game.cash[player] < price:
-        sellable = sellable_shares(game, player, corp)
+        sellable = sellable_shares(game, player, corp, sold)
         if sellable:
             return [SellShares(entity=player, shares=(sellable[0],), percent=10)]
     return [BuyTrain(entity=corp, entity_type="corporation", train=cheapest.id, price=price,

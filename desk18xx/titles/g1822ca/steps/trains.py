@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.actions import Action, BuyTrain, Pass, SellShares
@@ -57,11 +58,16 @@ def must_buy_train(gm: G1822CA, corp: str) -> bool:
     return not gm.real_trains(corp) and bool(depot_offer(gm))
 
 
-def sellable_shares(gm: G1822CA, player: str, corp: str) -> list[str]:
-    """Shares the director could sell to raise money now (keeping ``corp``)."""
+def sellable_shares(gm: G1822CA, player: str, corp: str,
+                    sold: Collection[str] = ()) -> list[str]:
+    """Shares the director could sell to raise money now (keeping ``corp``).
+
+    ``sold``: companies already sold from in this emergency; each is sold in
+    one action (RB 5.15.5; 18xx ``MUST_SELL_IN_BLOCKS``).
+    """
     out = []
     for s in sorted(gm.shares.values(), key=lambda s: s.id):
-        if s.owner != player or not gm.is_major(s.corp) or s.president:
+        if s.owner != player or not gm.is_major(s.corp) or s.president or s.corp in sold:
             continue
         # SELL_AFTER = :full_or_turn: the operating company's current turn does not count
         needed = 2 if s.corp == corp else 1
@@ -100,6 +106,12 @@ def can_buy_train(gm: G1822CA, corp: str) -> bool:
 class BuyTrainStep(OrStep):
     """Buy trains (RB 5.10); forced purchase with director's money and loans (RB 5.15)."""
 
+    corporations_sold: list[str]
+    """Companies the director sold from in this emergency (RB 5.15.5)."""
+
+    def setup(self, game: Game) -> None:
+        self.corporations_sold = []
+
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         gm = g(game)
         corp = self.corp() if self.round.entities else None
@@ -129,7 +141,12 @@ class BuyTrainStep(OrStep):
             return
         if isinstance(action, SellShares):
             player = action.entity
-            if gm.shares[action.shares[0]].corp == corp:
+            sold = gm.shares[action.shares[0]].corp
+            # RB 5.15.5: one sale per company; 18xx step/train.rb can_sell? (MUST_SELL_IN_BLOCKS)
+            if sold in self.corporations_sold:
+                raise IllegalAction(f"Cannot sell shares of {sold}: one sale per company "
+                                    "(RB 5.15.5)")
+            if sold == corp:
                 if gm.operating_history.get(corp, 0) < 2:
                     raise IllegalAction(f"{corp} has not completed an operating turn")
                 pct = sum(gm.shares[s].percent for s in action.shares)
@@ -137,6 +154,7 @@ class BuyTrainStep(OrStep):
                         gm.percent_of(p.id, corp) for p in gm.players if p.id != player):
                     raise IllegalAction("the director may not lose the operating company")
             sell_shares(gm, player, action.shares, action.share_price)
+            self.corporations_sold.append(sold)
             return
         if not isinstance(action, BuyTrain):
             raise IllegalAction(f"cannot {action.type} now")
@@ -215,7 +233,7 @@ class BuyTrainStep(OrStep):
             raise IllegalAction(f"a forced purchase is the cheapest train (${cheapest})")
         remaining = price - gm.cash[corp]
         if gm.cash[player] < remaining:
-            if sellable_shares(gm, player, corp):
+            if sellable_shares(gm, player, corp, self.corporations_sold):
                 raise IllegalAction(f"{player} must sell shares before borrowing (RB 5.15.6)")
             gm.take_player_loan(player, remaining - gm.cash[player])
         gm.transfer(player, corp, remaining)
