@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 from desk18xx.engine.map.hexgrid import neighbour_id, opposite
 from desk18xx.engine.tiledef import Color, HexDef, ManifestTile, NodeKind, TileDef
 
+_START = -1
+"""Walk entry of a token's own node (it may leave by every path)."""
+_FROM_NODE = 6
+"""Walk entry ``_FROM_NODE + n``: reached from node ``n`` of the same tile; 0-5: by that edge."""
+
 NEUTRAL = "~neutral"
 """Token-slot marker of a neutral placeholder token (1867 CN)."""
 
@@ -399,17 +404,20 @@ class Board:
         tokens = self.tokens
         starts = set(self._token_nodes(corp)) if start is None else {start}
         nodes: set[tuple[str, int]] = set()
+        seen_nodes: set[tuple[str, int, int]] = set()
         seen_edges: set[tuple[str, int]] = set()
-        node_stack = list(starts)
+        node_stack = [(h, n, _START) for h, n in starts]
         edge_stack: list[tuple[str, int]] = []
         city, offboard = NodeKind.CITY, NodeKind.OFFBOARD
         while node_stack or edge_stack:
             if node_stack:
-                item = node_stack.pop()
-                if item in nodes:
+                entry = node_stack.pop()
+                if entry in seen_nodes:
                     continue
+                seen_nodes.add(entry)
+                hex_id, idx, came = entry
+                item = (hex_id, idx)
                 nodes.add(item)
-                hex_id, idx = item
                 placed = placed_map[hex_id]
                 if item not in starts:
                     kind = placed.tile.nodes[idx].kind
@@ -421,8 +429,10 @@ class Board:
                                 friends and any(x in friends for x in slots)):
                             continue
                 sh = placed.shape
-                out_edges = sh.node_edges[idx]
-                node_stack.extend((hex_id, m) for m in sh.node_nodes[idx])
+                # a walk leaves a stop only by its other paths (18xx Node#walk)
+                out_edges = sh.node_edges[idx] - {came}
+                node_stack.extend((hex_id, m, _FROM_NODE + idx) for m in sh.node_nodes[idx]
+                                  if came != _FROM_NODE + m)
             else:
                 item = edge_stack.pop()
                 if item in seen_edges:
@@ -430,7 +440,7 @@ class Board:
                 seen_edges.add(item)
                 hex_id, idx = item
                 sh = placed_map[hex_id].shape
-                node_stack.extend((hex_id, m) for m in sh.edge_nodes.get(idx, ()))
+                node_stack.extend((hex_id, m, idx) for m in sh.edge_nodes.get(idx, ()))
                 out_edges = sh.edge_edges.get(idx, frozenset())
             for e in out_edges:
                 other = table[(hex_id, e)]
@@ -448,19 +458,20 @@ class Board:
         placed_map = self.placed
         tokens = self.tokens
         starts = set(self._token_nodes(corp))
-        node_stack: list[tuple[str, int]] = list(starts)
+        node_stack = [(h, n, _START) for h, n in starts]
         edge_stack: list[tuple[str, int]] = []
-        seen_nodes: set[tuple[str, int]] = set()
+        seen_nodes: set[tuple[str, int, int]] = set()
         seen_edges: set[tuple[str, int]] = set()
         city = NodeKind.CITY
         offboard = NodeKind.OFFBOARD
         while node_stack or edge_stack:
             if node_stack:
-                item = node_stack.pop()
-                if item in seen_nodes:
+                entry = node_stack.pop()
+                if entry in seen_nodes:
                     continue
-                seen_nodes.add(item)
-                hex_id, idx = item
+                seen_nodes.add(entry)
+                hex_id, idx, came = entry
+                item = (hex_id, idx)
                 placed = placed_map[hex_id]
                 nodes.add(item)
                 if item not in starts:
@@ -473,9 +484,11 @@ class Board:
                                 friends and any(x in friends for x in slots)):
                             continue
                 sh = placed.shape
-                out_edges = sh.node_edges[idx]
+                # a walk leaves a stop only by its other paths (18xx Node#walk)
+                out_edges = sh.node_edges[idx] - {came}
                 for m in sh.node_nodes[idx]:
-                    node_stack.append((hex_id, m))
+                    if came != _FROM_NODE + m:
+                        node_stack.append((hex_id, m, _FROM_NODE + idx))
             else:
                 item = edge_stack.pop()
                 if item in seen_edges:
@@ -488,7 +501,7 @@ class Board:
                     es = edges[hex_id] = set()
                 es.add(idx)
                 for m in sh.edge_nodes.get(idx, ()):
-                    node_stack.append((hex_id, m))
+                    node_stack.append((hex_id, m, idx))
                 out_edges = sh.edge_edges.get(idx, frozenset())
             for e in out_edges:
                 es = edges.get(hex_id)

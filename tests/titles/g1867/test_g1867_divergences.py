@@ -88,6 +88,19 @@ def test_d2_an_upgrade_must_keep_the_old_paths_not_just_the_exits() -> None:
     assert game.board.placed["N8"].tile.name == "29"
 
 
+def test_d6_a_walk_does_not_turn_back_at_a_stop() -> None:
+    # 21268.json action 246: NO lays track. N8 holds tile 27 (a straight and a sharp
+    # curve sharing an edge); NO's track enters it on the straight, runs to a stop and
+    # ends there. Turning back at that stop and taking the curve reached N8's edge 2;
+    # 18xx Node#walk leaves a stop only by its other paths, so M7 is not reached there.
+    game = replay_prefix("21268.json", 246)
+    assert game.board is not None and game.board.placed["N8"].tile.name == "27"
+    with pytest.raises(IllegalAction, match="cannot reach M7"):
+        game.process(LayTile(entity="NO", hex="M7", tile="7-0", rotation=4))
+    game.process(LayTile(entity="NO", hex="M7", tile="7-0", rotation=0))
+    assert game.board.placed["M7"].tile.name == "7"
+
+
 def test_d4_a_tie_after_a_sale_keeps_the_sitting_president() -> None:
     # 21268.json, start of the SR at action 537: seats 4661, 488, 949, 4440;
     # 4440 is CNR's president with 50%, the rest in CNR's treasury.
