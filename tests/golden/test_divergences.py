@@ -61,9 +61,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d05_1867_partial_president_sale_ids"),
     pytest.param("d06_1867_grid_token_reach_turnback",
                  id="d06_1867_grid_token_reach_turnback"),
-    _case("d13_1822ca_token_step_p10_only",
-          "D13: the reference skips the Token step when the company has no token left; "
-          "P10's token goes through the non-blocking SpecialToken step", slow=True),
+    pytest.param("d13_1822ca_token_step_p10_only", marks=pytest.mark.slow,
+                 id="d13_1822ca_token_step_p10_only"),
     _case("d12_1867_turn_open_while_par_listed",
           "D12: the reference keeps a stock turn open while can_ipo_any? lists par "
           "(g_1867 buy_sell_par_shares.rb), so the player passes explicitly"),

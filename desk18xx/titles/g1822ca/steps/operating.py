@@ -351,9 +351,11 @@ class TokenStep(OrStep):
         if not self.is_current(entity):
             return ()
         swap = bool(gm.token_swap_choices(entity))
-        if gm.winnipeg_token_open(entity, R.WINNIPEG_TOKEN) and not self.orr().tokened:
-            return (PlaceToken, Pass)
         tok = gm.corps[entity].next_token()
+        # 18xx g_1822/step/token.rb can_place_token?: no token of its own left, no wait
+        if gm.winnipeg_token_open(entity, R.WINNIPEG_TOKEN) and not self.orr().tokened \
+                and tok is not None:
+            return (PlaceToken, Pass)
         if self.orr().tokened or tok is None or gm.cash[entity] < tok.price \
                 or not gm.can_token_somewhere(entity):
             return (Pass,) if swap else ()
