@@ -122,7 +122,6 @@ class GameSession(QObject):
         self._live: list[Action] = []
         self._rounds: list[RoundKey] = []
         """The round each live action was taken in."""
-        self._redo_possible = False
         self._live_raw: list[Any] = []
         """The raw log entries of the live actions (the same objects as in the line)."""
         self._actions: dict[int, tuple[Any, Action]] = {}
@@ -332,7 +331,6 @@ class GameSession(QObject):
         self._live_raw.append(entry)
         self._actions[id(entry)] = (entry, action)
         self._rounds.append(key)
-        self._redo_possible = False
         with self._session_moves():
             node = self.tree.play(entry)
         self._snapshot(len(self._live), self._game, node, self._rounds)
@@ -458,7 +456,6 @@ class GameSession(QObject):
             game = self._snaps[start].copy() if start else self._factory(self._setup)
             rounds = self._rounds[:start]
         live = [self._parsed(raw) for raw in entries[:start]]
-        self._redo_possible = filtered.redo_possible
         for raw in entries[start:]:
             action = self._parsed(raw)
             key = round_key(game)
