@@ -63,9 +63,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d06_1867_grid_token_reach_turnback"),
     pytest.param("d13_1822ca_token_step_p10_only", marks=pytest.mark.slow,
                  id="d13_1822ca_token_step_p10_only"),
-    _case("d12_1867_turn_open_while_par_listed",
-          "D12: the reference keeps a stock turn open while can_ipo_any? lists par "
-          "(g_1867 buy_sell_par_shares.rb), so the player passes explicitly"),
+    pytest.param("d12_1867_turn_open_while_par_listed",
+                 id="d12_1867_turn_open_while_par_listed"),
 ])
 def test_reference_agrees_on_probe_action(name: str) -> None:
     game, probe = _load(name)

@@ -139,3 +139,16 @@ def test_d5_a_partial_presidency_sale_returns_the_longest_pooled_certificate() -
     assert [s.id for s in game.shares_of("4440", "CNR")] == ["CNR_3"]
     assert [s.id for s in game.shares_in_arrival_order("pool", "CNR")] == [
         "CNR_2", "CNR_1", "CNR_6", "CNR_5"]
+
+
+def test_d12_par_keeps_the_turn_open_from_twice_the_lowest_start_price() -> None:
+    # 18xx g_1867 can_ipo_any?: the president's certificate of an unstarted major costs
+    # two shares at the lowest start price of any kind ($50, a minor's): $100
+    game = replay_prefix("21268.json", 426)
+    la = game.legal_actions()
+    assert la.entity == "949" and game.cash["949"] == 116
+    assert "par" in la.types
+    game = replay_prefix("21268.json", 427)
+    la = game.legal_actions()
+    assert la.entity == "4440" and game.cash["4440"] == 81
+    assert "par" not in la.types

@@ -215,8 +215,12 @@ class BuySellParShares(Step):
         gm = g(game)
         if int(gm.phase.name) < R.MAJOR_PHASE or self.bought():
             return False
-        # 18xx: can_buy? of the president's certificate at the minimum major price
-        cheapest = min(c.price for c in gm.market.cells_with((CellType.PAR, CellType.PAR_2)))
+        # 18xx can_ipo_any?: can_buy? of the president's certificate (two shares) at the
+        # major's min_price, the lowest start price of any kind, minors' included
+        # (g_1867 init_corporations: stock_market.par_prices.min); a home location
+        # and an affordable major start price are checked by the Par itself
+        cheapest = min(c.price for c in gm.market.cells_with(
+            (CellType.PAR, CellType.PAR_1, CellType.PAR_2)))
         if game.cash[player] < 2 * cheapest or gm.num_certs(player) >= gm.cert_limit:
             return False
         return any(gm.is_major(c) and not gm.corps[c].ipoed for c in gm.available)
