@@ -308,10 +308,15 @@ class Board:
 
     def available_names(self) -> list[str]:
         """Names of the tiles with at least one copy in the supply (manifest order)."""
+        used: dict[str, int] = {}
+        for tid in self._on_board:
+            name = tile_name(tid)
+            used[name] = used.get(name, 0) + 1
         out = []
         for name, mt in self._tiles.items():
-            left = self.remaining(name)
-            if (left is None or left > 0) and not mt.hidden:
+            if mt.hidden:
+                continue
+            if mt.count is None or mt.count - used.get(name, 0) > 0:
                 out.append(name)
         return out
 

@@ -820,12 +820,19 @@ class G1822CA(Game):
         from desk18xx.engine.tiledef import NodeKind
 
         board = self.map
-        for reached in graph_for(board).reach_from_each_token(corp):
+        graph = graph_for(board)
+
+        def two_stops(reached: frozenset[tuple[str, int]]) -> bool:
             stops = [(h, n) for h, n in reached
                      if board.hex(h).geo.kinds[n] is not NodeKind.JUNCTION]
-            if len(stops) >= 2:
-                return True
-        return False
+            return len(stops) >= 2
+
+        # each token's walk lies within the (cached) walk from all of them together
+        if not two_stops(graph.reach(corp).nodes):
+            return False
+        if len(board.tokens_of(corp)) <= 1:
+            return True
+        return any(two_stops(r) for r in graph.reach_from_each_token(corp))
 
     def can_token_in(self, corp: str, hex_id: str, city: int) -> bool:
         """``corp`` reaches that city and it has a slot for it (18xx ``tokenable?``)."""

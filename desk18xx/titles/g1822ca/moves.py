@@ -37,9 +37,9 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.map.graph import TrackGraph, graph_for
 from desk18xx.engine.map.hexgrid import opposite
 from desk18xx.engine.map.tiles import NODE
-from desk18xx.engine.map.upgrades import layable_hexes, legal_tiles
+from desk18xx.engine.map.upgrades import legal_rotations, legal_tiles
 from desk18xx.engine.state import DEPOT, POOL
-from desk18xx.engine.tiledef import NodeKind
+from desk18xx.engine.tiledef import Color, NodeKind
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.steps.acquisition import (
     AcquireCompany,
@@ -73,6 +73,13 @@ if TYPE_CHECKING:
 
 Node = tuple[str, int]
 
+
+TILE_HEX_PROBES = 8
+"""Reached hexes a random track lay looks at, in random order."""
+TILE_HEXES_OFFERED = 2
+"""Hexes with a legal tile offered per track decision."""
+TILES_PER_HEX = 3
+"""Legal tiles looked for on a hex without a city."""
 
 def candidate_moves(game: G1822CA, rng: random.Random) -> list[Action]:
     """Legal actions of the entity that must act now (empty when the game is over)."""
@@ -275,17 +282,45 @@ def _tile_lays(game: G1822CA, corp: str, rng: random.Random,
         colors = [c for c in colors if c.value in ("yellow", "green")]
     if not options_now[1]:
         colors = [c for c in colors if c.value == "yellow"]
-    options = layable_hexes(game.map, reach.edges, colors, game.track_rules, entity=corp)
     out: list[Action] = []
-    hexes = sorted(options)
+    # a random sample of the reached hexes, not all of them: legal_tiles over the whole
+    # reach was most of a playout's time (the lay itself is still checked in full)
+    hexes = sorted(h for h in reach.edges
+                   if h in game.map and all(b == corp for b in game.map.hex(h).blockers))
     rng.shuffle(hexes)
-    for hex_id in hexes[:6]:
-        for name, rotations in sorted(options[hex_id].items()):
+    found = 0
+    for hex_id in hexes[:TILE_HEX_PROBES]:
+        tiles = _some_tiles(game, hex_id, colors, reach.edges[hex_id], rng)
+        if not tiles:
+            continue
+        found += 1
+        if found > TILE_HEXES_OFFERED:
+            break
+        for name, rotations in sorted(tiles.items()):
             tile_id = game.map.next_copy(name)
             rotation = rng.choice(rotations)
             if _lay_cost(game, hex_id, tile_id, rotation) <= game.cash[corp]:
                 out.append(LayTile(entity=corp, entity_type="corporation", hex=hex_id,
                                    tile=tile_id, rotation=rotation))
+    return out
+
+
+def _some_tiles(game: G1822CA, hex_id: str, colors: list[Color], edges: frozenset[int],
+                rng: random.Random) -> dict[str, tuple[int, ...]]:
+    """A few legal tiles for ``hex_id``: all of them on a city (the most-exits rule
+    compares them), else the first legal ones of the supply in random order."""
+    board = game.map
+    if board.hex(hex_id).geo.city_nodes:
+        return legal_tiles(board, hex_id, colors, game.track_rules, edges)
+    names = [n for n in board.available_names() if board.tile_def(n).color in colors]
+    rng.shuffle(names)
+    out: dict[str, tuple[int, ...]] = {}
+    for name in names:
+        rotations = legal_rotations(board, hex_id, board.tile_def(name), game.track_rules, edges)
+        if rotations:
+            out[name] = rotations
+            if len(out) >= TILES_PER_HEX:
+                break
     return out
 
 
@@ -307,9 +342,7 @@ def _tokens(game: G1822CA, corp: str) -> list[Action]:
         if node not in st.geo.city_nodes:
             continue
         city = st.geo.city_nodes.index(node)
-        if any(t is not None and t.corp == corp for t in st.tokens[city]):
-            continue
-        if st.free_slots(city) > 0:
+        if st.free_slots(city) > 0 and game.can_token_in(corp, hid, city):
             out.append(PlaceToken(entity=corp, entity_type="corporation",
                                   city=game.map.city_id(hid, city), slot=None))
     return out[:5]

@@ -10,13 +10,53 @@ import pytest
 
 from desk18xx.commands.playout import play_one
 
+# 20 complete games (21 with the track-lay test), about 60 s of CPU together: all three
+# variants, 2-7 players (2 only by 18xx.games' rules; the scenarios seat 3-5)
+COMPAT = ("compat_18xxgames",)
+GAMES: list[tuple[str, int, int, tuple[str, ...]]] = [
+    ("1822CA", 11, 2, COMPAT), ("1822CA", 14, 5, COMPAT), ("1822CA", 15, 6, ()),
+    ("1822CA", 16, 7, ()),
+    *[("1822CA-ERS", 20 + i, 3 + i % 3, COMPAT if i % 4 == 3 else ()) for i in range(8)],
+    *[("1822CA-WRS", 30 + i, 3 + i % 3, COMPAT if i % 4 == 1 else ()) for i in range(8)],
+]
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("title", "seed"), [("1822CA-ERS", 1), ("1822CA-WRS", 2)])
-def test_random_scenario_game_finishes_with_invariants_intact(title: str, seed: int) -> None:
-    result = play_one(title, seed, None, ())
+
+@pytest.mark.parametrize(("title", "seed", "players", "options"), GAMES,
+                         ids=[f"{t}-{s}-{p}p{'-compat' if o else ''}" for t, s, p, o in GAMES])
+def test_random_game_finishes_with_invariants_intact(
+        title: str, seed: int, players: int, options: tuple[str, ...]) -> None:
+    result = play_one(title, seed, players, options)
     assert result.error is None, f"{title} seed {seed}: {result.error}"
     assert result.finished and result.end_reason in {"bank", "stock_market"}
+    assert result.players == players
+
+
+def test_a_random_track_lay_looks_at_a_few_hexes_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # legal_tiles over every reached hex was most of a playout's time
+    from desk18xx.titles.g1822ca import moves
+
+    calls: list[int] = []
+    real = moves.legal_tiles
+
+    def counting(*args: object, **kwargs: object) -> dict[str, tuple[int, ...]]:
+        calls[-1] += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(moves, "legal_tiles", counting)
+    original = moves._tile_lays
+    lays: list[int] = []
+
+    def tracked(*args: object, **kwargs: object) -> list[object]:
+        calls.append(0)
+        out = original(*args, **kwargs)  # type: ignore[arg-type]
+        lays.append(len(out))
+        return out  # type: ignore[return-value]
+
+    monkeypatch.setattr(moves, "_tile_lays", tracked)
+    result = play_one("1822CA-ERS", 5, 4, ())
+    assert result.error is None and result.finished
+    assert calls and max(calls) <= moves.TILE_HEX_PROBES
+    assert sum(1 for n in lays if n) > len(lays) // 2  # still lays track most turns
 
 
 @pytest.mark.slow
