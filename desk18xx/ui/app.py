@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import QEvent, QObject, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QFileOpenEvent, QIcon
 from PySide6.QtWidgets import QApplication
 
 from desk18xx import __version__
+
+if TYPE_CHECKING:
+    from desk18xx.ui.mainwindow import MainWindow
 
 APP_NAME = "desk18xx"
 #: extension of save files (MIME type ``application/x-desk18xx-save``)
@@ -46,6 +50,31 @@ def _application(argv: list[str]) -> QApplication:
     if icon.is_file():
         app.setWindowIcon(QIcon(str(icon)))
     return app
+
+
+class FileOpenFilter(QObject):
+    """Opens files the system hands to the running app (macOS double-click).
+
+    On macOS a double-clicked save reaches the app as a ``QFileOpenEvent``,
+    not on the command line; an e-mail move goes through the e-mail check.
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent):
+            path = event.file()
+            if path:
+                from desk18xx.ui.files import is_email_move
+
+                if is_email_move(path):
+                    self._window.files.open_email_move(path)
+                else:
+                    self._window.open_path(path)
+                return True
+        return super().eventFilter(watched, event)
 
 
 def run_app(file: str | None, screenshot: str | None = None) -> int:
@@ -101,6 +130,7 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
             return 1
         return 0
     window.show()
+    app.installEventFilter(FileOpenFilter(window))
     from desk18xx.ui.files import start_autosave
 
     restored = start_autosave(window.files, session, restore=file is None)
