@@ -393,7 +393,8 @@ def _forced_train(game: G1822CA, corp: str, player: str,
     if game.cash[corp] + game.cash[player] < price:
         sellable = sellable_shares(game, player, corp, sold)
         if sellable:
-            return [SellShares(entity=player, shares=(sellable[0],), percent=10)]
+            return [SellShares(entity=player, shares=(sellable[0],),
+                               percent=game.shares[sellable[0]].percent)]
     return [BuyTrain(entity=corp, entity_type="corporation", train=cheapest.id, price=price,
                      variant=variant)]
 

@@ -67,7 +67,11 @@ def sellable_shares(gm: G1822CA, player: str, corp: str,
     """
     out = []
     for s in sorted(gm.shares.values(), key=lambda s: s.id):
-        if s.owner != player or not gm.is_major(s.corp) or s.president or s.corp in sold:
+        if s.owner != player or not gm.is_major(s.corp) or s.corp in sold:
+            continue
+        if s.president and (s.corp == corp or not any(
+                gm.percent_of(p.id, s.corp) >= s.percent for p in gm.players if p.id != player)):
+            # 18xx EmergencyMoney#can_sell? (bundle.can_dump?): another player takes over
             continue
         # SELL_AFTER = :full_or_turn: the operating company's current turn does not count
         needed = 2 if s.corp == corp else 1
