@@ -1,4 +1,4 @@
-"""Time full replays of the 1867 fixtures (every route validated and re-priced).
+"""Time full replays of every 18xx.games fixture (every route validated and re-priced).
 
 Run: ``.venv/bin/python benchmarks/replay.py [--repeat N]``.  Prints per fixture
 the live action count and the best wall and CPU time of a replay (game creation
@@ -43,11 +43,11 @@ def bench(path: Path, repeat: int) -> dict[str, object]:
 
 
 def main() -> None:
-    """Benchmark every 1867 fixture."""
+    """Benchmark every fixture of every title."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    for path in sorted((FIXTURES / "1867").glob("*.json")):
+    for path in sorted(FIXTURES.glob("*/*.json")):
         print(json.dumps(bench(path, args.repeat)))
 
 
