@@ -90,6 +90,8 @@ class Node:
     """The child visited last (what redo follows)."""
     depth: int = 0
     """Number of actions from the root."""
+    _tree: VariationTree | None = field(default=None, repr=False)
+    """The tree holding this node (its main-line cache answers `is_main_line`)."""
 
     @property
     def is_root(self) -> bool:
@@ -103,7 +105,14 @@ class Node:
 
     @property
     def is_main_line(self) -> bool:
-        """True when every node from the root to this one is a first child."""
+        """True when every node from the root to this one is a first child.
+
+        O(1) through the tree's cached main-line set (rebuilt after a promote,
+        reorder or delete); a node outside a tree walks up to the root.
+        """
+        tree = self._tree
+        if tree is not None and tree._nodes.get(self.id) is self:
+            return self.id in tree._main_line_ids()
         node: Node = self
         while node.parent is not None:
             if node.parent.children[0] is not node:
@@ -138,12 +147,15 @@ class VariationTree:
 
     def __init__(self) -> None:
         self.root = Node(ROOT_ID, None)
+        self.root._tree = self
         self._nodes: dict[int, Node] = {ROOT_ID: self.root}
         self._next_id = ROOT_ID + 1
         self._next_action_id = 1
         self._current = self.root
         self._by_digest: dict[str, set[int]] = {}
         self._listeners: list[TreeListener] = []
+        self._main_ids: set[int] | None = None
+        """Ids on the main line (root included); None until asked for or after a change."""
 
     # -- listeners --------------------------------------------------------------------
     def subscribe(self, listener: TreeListener) -> None:
@@ -353,6 +365,7 @@ class VariationTree:
                 changed = True
             walk = walk.parent
         if changed:
+            self._main_ids = None
             self._emit("reordered", node)
 
     def move_branch(self, node: Node, step: int) -> None:
@@ -365,6 +378,7 @@ class VariationTree:
         new = max(0, min(len(siblings) - 1, index + step))
         if new != index:
             siblings.insert(new, siblings.pop(index))
+            self._main_ids = None
             self._emit("reordered", target)
 
     def delete(self, node: Node) -> int:
@@ -381,6 +395,7 @@ class VariationTree:
             raise TreeError("the start position cannot be deleted")
         removed = list(target.walk())
         parent.children.remove(target)
+        self._main_ids = None
         if parent.last_child is target:
             parent.last_child = None
         current_gone = False
@@ -521,9 +536,18 @@ class VariationTree:
             raise TreeError(f"{node!r} is not in this tree (deleted?)")
         return node
 
+    def _main_line_ids(self) -> set[int]:
+        """The cached ids of the main line (root included)."""
+        if self._main_ids is None:
+            self._main_ids = {self.root.id, *(n.id for n in self.main_line())}
+        return self._main_ids
+
     def _add(self, parent: Node, action: ActionDict, node_id: int) -> Node:
-        node = Node(node_id, action, parent, depth=parent.depth + 1)
+        node = Node(node_id, action, parent, depth=parent.depth + 1, _tree=self)
         parent.children.append(node)
+        main = self._main_ids
+        if main is not None and not parent.children[1:] and parent.id in main:
+            main.add(node_id)  # a first child of a main-line node extends the main line
         self._nodes[node_id] = node
         self._next_id = max(self._next_id, node_id + 1)
         return node

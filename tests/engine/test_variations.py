@@ -274,3 +274,33 @@ def test_tree_from_log_matches_filtering_on_the_recorded_fixtures() -> None:
         assert len(tree) - 1 >= len(main)
         if undone == 0:
             assert len(tree) - 1 == len(main)
+
+
+def test_cached_main_line_follows_every_change() -> None:
+    """`is_main_line` (cached) agrees with walking up after plays, promotes, moves
+    and deletes in any order."""
+
+    def walked(node: Node) -> bool:
+        while node.parent is not None:
+            if node.parent.children[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    rng = random.Random(7)
+    tree = VariationTree()
+    for step in range(300):
+        nodes = list(tree.nodes())
+        choice = rng.random()
+        if choice < 0.6:
+            tree.go_to(rng.choice(nodes))
+            tree.play(act(step))
+        elif choice < 0.75:
+            tree.promote(rng.choice(nodes))
+        elif choice < 0.85:
+            tree.move_branch(rng.choice(nodes), rng.choice((-1, 1)))
+        elif len(nodes) > 1:
+            tree.delete(rng.choice(nodes[1:]))
+        assert all(n.is_main_line == walked(n) for n in tree.nodes()), step
+    copy = VariationTree.from_data(tree.to_data())
+    assert all(n.is_main_line == walked(n) for n in copy.nodes())

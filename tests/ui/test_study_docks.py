@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from desk18xx.engine.study import Study
@@ -149,3 +152,52 @@ def test_compare_view_highlights_differences(qtbot: QtBot, study: StudySession) 
     # comparing a position with itself: nothing differs
     dock.set_nodes(main[40], main[40])
     assert dock.differing() == []
+
+
+def _shape(dock: StudyTreeDock) -> list[Any]:
+    """Every item as (node id, text, italic, bold, tooltip, children), in order."""
+
+    def of(item: QTreeWidgetItem) -> list[Any]:
+        font = item.font(0)
+        return [int(item.data(0, Qt.ItemDataRole.UserRole)), item.text(0), font.italic(),
+                font.bold(), item.toolTip(0),
+                [of(item.child(i)) for i in range(item.childCount())]]
+
+    widget = dock.tree_widget
+    return [of(widget.topLevelItem(i)) for i in range(widget.topLevelItemCount())]
+
+
+def test_the_dock_updated_in_place_matches_a_fresh_one(qtbot: QtBot,
+                                                        study: StudySession) -> None:
+    """Plays (line ends and new variations, in variations too), notes, marks, deletes
+    and promotes update the dock as drawing it afresh would."""
+    dock = StudyTreeDock(study)
+    qtbot.addWidget(dock)
+    tree = study.tree
+    main = tree.main_line()
+    rng = random.Random(3)
+    moves = [{"type": "pass", "entity": 6120, "entity_type": "player"},
+             {"type": "pass", "entity": 6121, "entity_type": "player"},
+             {"type": "bid", "entity": 6120, "entity_type": "player", "price": 5}]
+    made = []
+    for step in range(40):
+        choice = rng.random()
+        if choice < 0.6:
+            study.go_to(rng.choice([*main[-30:], *made]) if made else main[-5])
+            node = tree.play(rng.choice(moves) | {"step": step})
+            made.append(node)
+        elif choice < 0.75 and made:
+            study.toggle_mark(rng.choice(made), Mark.GOOD)
+            study.set_note(rng.choice(made), f"note {step}")
+        elif choice < 0.9 and made:
+            gone = rng.choice(made)
+            study.delete(gone)
+            made = [n for n in made if n in tree]
+        elif made:
+            study.promote(rng.choice(made))
+            main = tree.main_line()
+        fresh = StudyTreeDock(study)
+        qtbot.addWidget(fresh)
+        assert _shape(dock) == _shape(fresh), step
+        assert dock.selected_node() is tree.current
+        fresh.deleteLater()

@@ -12,8 +12,10 @@ move jumps there (the position comes from the snapshot cache, so it is quick).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QFont, QKeyEvent
 from PySide6.QtWidgets import (
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desk18xx.engine.variations import Mark, Node
+from desk18xx.engine.variations import Mark, Node, TreeError, TreeListener, VariationTree
 from desk18xx.ui.studysession import StudySession
 
 NODE_ROLE = Qt.ItemDataRole.UserRole
@@ -88,11 +90,17 @@ class StudyTreeDock(QDockWidget):
         self.tree_widget = StudyTreeWidget(study, self)
         self.setWidget(self.tree_widget)
         self._items: dict[int, QTreeWidgetItem] = {}
+        self._heads: set[int] = set()
+        """Ids of nodes shown as the head of a variation (not continuing a line)."""
+        self._shown = study.tree.current.id
         self._syncing = False
+        self._tree: VariationTree | None = None
+        self._listener: TreeListener | None = None
         self.tree_widget.currentItemChanged.connect(self._clicked)
         self._add_actions()
-        study.tree_changed.connect(self.rebuild)
+        study.tree_changed.connect(self._tree_changed)
         study.current_changed.connect(self._select)
+        self._follow(study.tree)
         self.rebuild()
 
     # -- queries for tests and other views ----------------------------------------------
@@ -109,13 +117,106 @@ class StudyTreeDock(QDockWidget):
         item = self.tree_widget.currentItem()
         return None if item is None else self.node_of(item)
 
+    # -- following the tree ---------------------------------------------------------------
+    def _follow(self, tree: VariationTree) -> None:
+        """Listen to `tree`'s own events (with the node changed) to update in place."""
+        if self._tree is not None and self._listener is not None:
+            self._tree.unsubscribe(self._listener)
+        ref = weakref.ref(self)
+
+        def listener(event: str, node: Node | None) -> None:
+            dock = ref()
+            if dock is None or not shiboken6.isValid(dock):
+                tree.unsubscribe(listener)
+                return
+            dock._on_tree(event, node)
+
+        tree.subscribe(listener)
+        self._tree, self._listener = tree, listener
+        self.destroyed.connect(lambda *_: tree.unsubscribe(listener))
+
+    def _tree_changed(self) -> None:
+        """The session's signal: only a new tree needs anything (the rest comes from
+        the tree's own events, handled in place by `_on_tree`)."""
+        if self.study.tree is not self._tree:
+            self._follow(self.study.tree)
+            self.rebuild()
+
+    def _on_tree(self, event: str, node: Node | None) -> None:
+        if event == "current" or node is None:
+            if node is None:
+                self.rebuild()
+            return
+        if event == "added":
+            self._append(node)
+        elif event == "changed":
+            self._refresh_related(node)
+        elif event == "removed" and node.id in self._heads and node.parent is not None:
+            self._remove(node)
+        else:  # reordered, reset, a line cut short: lines move between containers
+            self.rebuild()
+
+    def _append(self, node: Node) -> None:
+        """Show a node just played: the end of its parent's line, or a new variation."""
+        parent = node.parent
+        parent_item = None if parent is None else self._items.get(parent.id)
+        if parent is None or parent_item is None or node.id in self._items:
+            self.rebuild()
+            return
+        if parent.children[0] is node:
+            # continues the parent's line: a head holds its line, a line node is followed
+            # by the rest of its line in its own container (the line is its tail)
+            if parent.id in self._heads:
+                container: QTreeWidget | QTreeWidgetItem = parent_item
+            else:
+                above = parent_item.parent()
+                container = self.tree_widget if above is None else above
+            self._place(container, node)
+        else:
+            # a new variation: after the earlier ones, before the parent's own line
+            item = self._new_item(node)
+            parent_item.insertChild(len(parent.children) - 2, item)
+            self._heads.add(node.id)
+            self.refresh_item(node)
+        self._refresh_related(node)
+
+    def _remove(self, node: Node) -> None:
+        """Drop a deleted variation (its head item holds its whole line)."""
+        item = self._items.get(node.id)
+        parent_item = None if item is None else item.parent()
+        if item is None or parent_item is None:
+            self.rebuild()
+            return
+        digests = set()
+        for gone in node.walk():
+            self._items.pop(gone.id, None)
+            self._heads.discard(gone.id)
+            if gone.digest is not None:
+                digests.add(gone.digest)
+        self._syncing = True
+        parent_item.removeChild(item)
+        self._syncing = False
+        if digests:  # their transpositions lost a partner
+            for other in self.study.tree.nodes():
+                if other.digest in digests:
+                    self.refresh_item(other)
+
+    def _refresh_related(self, node: Node) -> None:
+        """Refresh `node` and the nodes reaching the same position."""
+        if node not in self.study.tree:
+            return
+        self.refresh_item(node)
+        for other in self.study.tree.transpositions(node):
+            self.refresh_item(other)
+
     # -- building -----------------------------------------------------------------------
     def rebuild(self) -> None:
-        """Redraw the whole tree (after nodes were added, removed or annotated)."""
+        """Redraw the whole tree (after a branch was promoted, moved or cut, or a new tree)."""
         self._syncing = True
         self.names = {pid: name for pid, name in self.study.study.setup.players}
         self.tree_widget.clear()
         self._items.clear()
+        self._heads.clear()
         tree = self.study.tree
         root_item = self._place(self.tree_widget, tree.root)
         root_item.setExpanded(True)
@@ -129,13 +230,19 @@ class StudyTreeDock(QDockWidget):
             self._place(container, node)
             node = node.children[0] if node.children else None
 
-    def _place(self, container: QTreeWidget | QTreeWidgetItem, node: Node) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(container)
+    def _new_item(self, node: Node, container: QTreeWidget | QTreeWidgetItem | None = None
+                  ) -> QTreeWidgetItem:
+        item = QTreeWidgetItem() if container is None else QTreeWidgetItem(container)
         item.setData(0, NODE_ROLE, node.id)
         self._items[node.id] = item
+        return item
+
+    def _place(self, container: QTreeWidget | QTreeWidgetItem, node: Node) -> QTreeWidgetItem:
+        item = self._new_item(node, container)
         self.refresh_item(node)
         for alt in node.children[1:]:
             head = self._place(item, alt)
+            self._heads.add(alt.id)
             self._line(head, alt.children[0] if alt.children else None)
         return item
 
@@ -177,8 +284,16 @@ class StudyTreeDock(QDockWidget):
             parent = parent.parent()
         self.tree_widget.setCurrentItem(item)
         self.tree_widget.scrollToItem(item)
-        # digests appear as positions are computed: refresh the shown item
-        self.refresh_item(self.study.tree.node(node_id))
+        # digests appear as positions are computed: refresh the shown item, the one
+        # shown before and the positions they transpose to
+        tree = self.study.tree
+        previous, self._shown = self._shown, node_id
+        if previous != node_id and previous in self._items:
+            try:
+                self._refresh_related(tree.node(previous))
+            except TreeError:  # deleted meanwhile
+                pass
+        self._refresh_related(tree.node(node_id))
         self._syncing = False
 
     def _clicked(self, item: QTreeWidgetItem | None, _previous: Any) -> None:
