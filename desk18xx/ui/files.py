@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -27,17 +28,6 @@ from PySide6.QtWidgets import (
 
 from desk18xx.engine.game import GameSetup
 from desk18xx.io.autosave import AutosaveSession, autosave_dir, data_dir, find_crashed
-from desk18xx.io.pbem import (
-    MAIL_SUFFIX,
-    MailMove,
-    PbemError,
-    ReceivedMove,
-    game_identity,
-    local_copy,
-    open_move,
-    save_for_email,
-)
-from desk18xx.io.replaying import digest_of, open_save
 from desk18xx.io.savefile import (
     SavedGame,
     SavedPlayer,
@@ -46,12 +36,19 @@ from desk18xx.io.savefile import (
     load_save,
     save_game,
 )
-from desk18xx.io.study import game_setup
-from desk18xx.io.transfer import export_text, save_from_export
-from desk18xx.ui.dialogs.pbem import MailDialog, ReceivedMoveDialog
 from desk18xx.ui.session import GameSession
 
-SAVE_FILTER = f"desk18xx saves (*{MAIL_SUFFIX} *.yaml);;All files (*)"
+# the e-mail, replay, export and dialog modules are imported where used (launch time)
+if TYPE_CHECKING:
+    from desk18xx.io.pbem import MailMove, ReceivedMove
+
+
+def _save_filter() -> str:
+    from desk18xx.io.pbem import MAIL_SUFFIX
+
+    return f"desk18xx saves (*{MAIL_SUFFIX} *.yaml);;All files (*)"
+
+
 EXPORT_FILTER = "18xx.games exports (*.json);;All files (*)"
 _LOAD_ERRORS = (OSError, ValueError, KeyError)
 """What opening a file can raise (SaveFormatError, PbemError and ExportFormatError are
@@ -65,6 +62,8 @@ PBEM_FOLDER = "pbem"
 def is_email_move(path: str, data: Path | None = None) -> bool:
     """True for a save of a game you keep an e-mail copy of: open it with
     `FileActions.open_email_move`, which shows what happened since your last action."""
+    from desk18xx.io.pbem import local_copy
+
     try:
         header = load_save(path).header
     except (SaveFormatError, OSError):
@@ -182,8 +181,11 @@ class FileActions(QObject):
         if self._header() is None:
             return False
         if path is None:
+            from desk18xx.io.pbem import MAIL_SUFFIX
+
             path, _ = QFileDialog.getSaveFileName(self.window, "Save the game",
-                                                  self.path or f"game{MAIL_SUFFIX}", SAVE_FILTER)
+                                                  self.path or f"game{MAIL_SUFFIX}",
+                                                  _save_filter())
         return bool(path) and self._write(path)
 
     def _write(self, path: str) -> bool:
@@ -202,6 +204,8 @@ class FileActions(QObject):
         header = self._header()
         if self.autosave_session is None or header is None:
             return
+        from desk18xx.io.replaying import digest_of
+
         try:
             self.autosave_session.save(header, self.session.line.raw,
                                        digest_of(self.session.game))
@@ -219,6 +223,8 @@ class FileActions(QObject):
         return self.data / PBEM_FOLDER
 
     def _me(self, header: SaveHeader, ask: bool = True) -> str | None:
+        from desk18xx.io.pbem import game_identity
+
         key = f"pbem/{game_identity(header)}"
         stored = self._settings().value(key)
         ids = [p.id for p in header.players]
@@ -237,6 +243,8 @@ class FileActions(QObject):
 
     def set_me(self, header: SaveHeader, player: str) -> None:
         """Remember which player you are in a PBEM game."""
+        from desk18xx.io.pbem import game_identity
+
         self._settings().setValue(f"pbem/{game_identity(header)}", player)
 
     def save_for_email(self, folder: str | None = None) -> MailMove | None:
@@ -250,6 +258,10 @@ class FileActions(QObject):
                                                       start)
             if not folder:
                 return None
+        from desk18xx.io.pbem import local_copy, save_for_email
+        from desk18xx.io.replaying import digest_of
+        from desk18xx.ui.dialogs.pbem import MailDialog
+
         raw = self.session.line.raw
         digest = digest_of(self.session.game)
         try:
@@ -270,9 +282,13 @@ class FileActions(QObject):
         if path is None:
             start = str(self._settings().value("pbem/folder", str(Path.home())))
             path, _ = QFileDialog.getOpenFileName(self.window, "Open an e-mail move", start,
-                                                  SAVE_FILTER)
+                                                  _save_filter())
             if not path:
                 return None
+        from desk18xx.io.pbem import PbemError, local_copy, open_move
+        from desk18xx.io.study import game_setup
+        from desk18xx.ui.dialogs.pbem import ReceivedMoveDialog
+
         try:
             header = load_save(path).header  # schema and chain only: which game is it?
             copy = local_copy(self.pbem_folder(), header)
@@ -307,10 +323,14 @@ class FileActions(QObject):
                                                   "", EXPORT_FILTER)
             if not path:
                 return False
+        from desk18xx.io.pbem import MAIL_SUFFIX
+        from desk18xx.io.replaying import digest_of
+        from desk18xx.io.transfer import save_from_export
+
         if out is None:
             suggestion = str(Path(path).with_suffix(MAIL_SUFFIX))
             out, _ = QFileDialog.getSaveFileName(self.window, "Save the imported game as",
-                                                 suggestion, SAVE_FILTER)
+                                                 suggestion, _save_filter())
             if not out:
                 return False
         try:
@@ -336,6 +356,7 @@ class FileActions(QObject):
             if not out:
                 return False
         from desk18xx.io.atomic import write_atomic
+        from desk18xx.io.transfer import export_text
 
         text = export_text(header, self.session.line.raw, self.session.game)
         try:
@@ -397,6 +418,9 @@ def offer_restore(parent: QWidget | None, session: GameSession, folder: Path,
     ask = ask or question
     restored = False
     for crashed in find_crashed(folder):
+        from desk18xx.io.replaying import open_save
+        from desk18xx.io.study import game_setup
+
         autosave = crashed.autosave
         if autosave is None or restored:
             if autosave is None:
