@@ -75,7 +75,8 @@ def sellable_shares(gm: G1822CA, player: str, corp: str,
             continue
         # SELL_AFTER = :full_or_turn: the operating company's current turn does not count
         needed = 2 if s.corp == corp else 1
-        if gm.operating_history.get(s.corp, 0) < needed or gm.percent_of(POOL, s.corp) + 10 > 50:
+        if gm.operating_history.get(s.corp, 0) < needed \
+                or gm.percent_of(POOL, s.corp) + s.percent > 50:
             continue
         if s.corp == corp:
             others = max((gm.percent_of(p.id, corp) for p in gm.players if p.id != player),
