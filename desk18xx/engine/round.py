@@ -228,3 +228,49 @@ class Round:
     def operator(self) -> str | None:
         """The corporation whose turn it is (operating rounds)."""
         return None
+
+
+class PlayerStockRound(Round):
+    """Players in seating order until all pass in a row (18xx ``Round::Stock``).
+
+    A title subclasses it once with its steps and its end-of-round ``finish``.
+    """
+
+    kind: ClassVar[RoundKind] = RoundKind.STOCK
+    #: Move the turn on past the last player before finishing (1867: the
+    #: priority deal goes to the player after the last to act).
+    advance_before_finish: ClassVar[bool] = False
+
+    def select_entities(self, game: Game) -> list[str]:
+        return [p.id for p in game.players]
+
+    def start(self, game: Game) -> None:
+        self.skip_steps(game)
+        if self.active_step(game) is None:
+            self.next_entity(game)
+
+    def is_finished(self, game: Game) -> bool:
+        return game.finished or all(p.passed for p in game.players)
+
+    def after_process(self, game: Game, action: Action) -> None:
+        if self.active_step(game) is not None:
+            return
+        self.next_entity(game)
+
+    def next_entity(self, game: Game) -> None:
+        """Advance to the next player (18xx ``Round::Stock#next_entity!``)."""
+        for _ in range(100):
+            if self.is_finished(game):
+                if self.advance_before_finish:
+                    self.entity_index = (self.entity_index + 1) % len(self.entities)
+                self.finish(game)
+                return
+            self.entity_index = (self.entity_index + 1) % len(self.entities)
+            self.reset_steps(game)
+            self.skip_steps(game)
+            if self.active_step(game) is not None:
+                return
+        raise RuntimeError("stock round cannot find a player to act")
+
+    def finish(self, game: Game) -> None:
+        """End-of-round effects (the title's rules)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from desk18xx.engine.actions import Action
-from desk18xx.engine.round import Round, RoundKind, Step
+from desk18xx.engine.round import PlayerStockRound, Round, RoundKind, Step
 from desk18xx.titles.g1867.steps.auction import PrivateAuction
 from desk18xx.titles.g1867.steps.merger import (
     MergeStep,
@@ -61,43 +61,14 @@ class AuctionRound(Round):
         return [p.id for p in game.players]
 
 
-class StockRound(Round):
+class StockRound(PlayerStockRound):
     """Players in priority order until all pass in a row."""
 
     kind: ClassVar[RoundKind] = RoundKind.STOCK
+    advance_before_finish: ClassVar[bool] = True
 
     def __init__(self, game: Game) -> None:
         super().__init__(game, STOCK_ROUND)
-
-    def select_entities(self, game: Game) -> list[str]:
-        return [p.id for p in game.players]
-
-    def start(self, game: Game) -> None:
-        self.skip_steps(game)
-        if self.active_step(game) is None:
-            self.next_entity(game)
-
-    def is_finished(self, game: Game) -> bool:
-        return game.finished or all(p.passed for p in game.players)
-
-    def after_process(self, game: Game, action: Action) -> None:
-        if self.active_step(game) is not None:
-            return
-        self.next_entity(game)
-
-    def next_entity(self, game: Game) -> None:
-        """Advance to the next player (18xx ``Round::Stock#next_entity!``)."""
-        for _ in range(100):
-            if self.is_finished(game):
-                self.entity_index = (self.entity_index + 1) % len(self.entities)
-                self.finish(game)
-                return
-            self.entity_index = (self.entity_index + 1) % len(self.entities)
-            self.reset_steps(game)
-            self.skip_steps(game)
-            if self.active_step(game) is not None:
-                return
-        raise RuntimeError("stock round cannot find a player to act")
 
     def finish(self, game: Game) -> None:
         """Sold-out majors move up (card: "Sold out at the end of the round")."""
