@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from desk18xx.engine.bidding import BidBoxView, BidderView, BoxBid, BoxedCompany
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.state import BANK
 from desk18xx.titles.g1822ca import rules as R
@@ -117,7 +118,6 @@ class BidBoxes:
 
     def check_bid(self, player: str, company: str, price: int) -> None:
         """Raise unless ``player`` may bid ``price`` on ``company`` now (RB 4.2.5-4.2.9)."""
-        g = self.game
         if company not in self.offered():
             raise IllegalAction(f"{company} is not in a bid box")
         if price < self.min_bid(company):
@@ -125,16 +125,48 @@ class BidBoxes:
         base = 0 if company.startswith("P") else 100
         if (price - base) % 5:
             raise IllegalAction("bids go in steps of $5")
+        problem = self.bid_problem(player, company, price)
+        if problem is not None:
+            raise IllegalAction(problem)
+
+    def bid_problem(self, player: str, company: str, price: int | None = None) -> str | None:
+        """Why ``player`` may not bid ``price`` (default: the minimum) on ``company``,
+        or None; the amount's own step is not checked (RB 4.2.5-4.2.9)."""
+        g = self.game
+        if company not in self.offered():
+            return f"{company} is not in a bid box"
         top = self.highest(company)
         if top is not None and top.player == player:
-            raise IllegalAction(f"already the highest bidder on {company}")
+            return f"already the highest bidder on {company}"
         mine = any(b.player == player for b in self.bids.get(company, []))
         if not mine and self.tokens_left(player) <= 0:
-            raise IllegalAction("no bidding tokens left")
-        if price > g.cash[player] - self.committed_cash(player):
-            raise IllegalAction("not enough uncommitted cash")
+            return "no bidding tokens left"
+        amount = self.min_bid(company) if price is None else price
+        if amount > g.cash[player] - self.committed_cash(player):
+            return "not enough uncommitted cash"
         if g.num_certs(player) + len(self.player_bids(player, True)) >= g.cert_limit:
-            raise IllegalAction("certificate limit")
+            return "certificate limit"
+        return None
+
+    def view(self, acting: str | None) -> BidBoxView:
+        """The boxes, the bids and the bidders for a user interface; ``acting`` is the
+        player who may bid now (each box then carries why they cannot, if so)."""
+        g = self.game
+        boxes = []
+        kinds = {"M": "minor", "C": "concession", "P": "private"}
+        for company in self.offered():
+            c = g.companies[company]
+            top = self.highest(company)
+            bids = tuple(BoxBid(b.player, b.price, b is top)
+                         for b in sorted(self.bids.get(company, []), key=lambda b: -b.price))
+            boxes.append(BoxedCompany(
+                company, kinds.get(company[:1], "private"), c.name,
+                c.value if company.startswith("P") else 0, self.min_bid(company), bids,
+                None if acting is None else self.bid_problem(acting, company)))
+        bidders = tuple(BidderView(p.id, g.cash[p.id], self.committed_cash(p.id),
+                                   self.tokens_left(p.id), g.bidding_tokens)
+                        for p in g.players)
+        return BidBoxView(tuple(boxes), bidders, acting)
 
     def add_bid(self, player: str, company: str, price: int) -> None:
         """Record a bid; a player's new bid on a company replaces his older one."""

@@ -13,6 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Action, Route
+from desk18xx.engine.bidding import BidBoxView
 from desk18xx.engine.data import TitleData, load_title
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup, PhaseDef
@@ -563,6 +564,15 @@ class G1822CA(Game):
         from desk18xx.titles.g1822ca.moves import candidate_moves
 
         return candidate_moves(self, rng)
+
+    def bid_boxes(self) -> BidBoxView:
+        """The bid boxes, their bids, and who may bid now (RB 4.2)."""
+        if self.finished:
+            return self.boxes.view(None)
+        legal = self.legal_actions()
+        acting = legal.entity if "bid" in legal.types and legal.entity is not None \
+            and self.is_player(legal.entity) else None
+        return self.boxes.view(acting)
 
     def copy(self) -> G1822CA:
         """A snapshot sharing only immutable data (title data, rules) with this game."""
