@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from desk18xx.engine.actions import STATE_NEUTRAL, Action, EndGame, Message, Pass
+from desk18xx.engine.bidding import BidBoxView
 from desk18xx.engine.board_lite import Board
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import Market
@@ -395,6 +396,10 @@ class Game:
                 details = step.details(self, entity)
         return LegalActions(entity, types, r.kind.value,
                             None if step is None else type(step).__name__, details)
+
+    def bid_boxes(self) -> BidBoxView | None:
+        """The sealed-bid boxes and bids now (title; None without bid boxes)."""
+        return None
 
     def round_kind(self) -> RoundKind | None:
         """Kind of the current round."""
