@@ -10,7 +10,8 @@ offer to restore the autosaved game. A lock, unlike a process id, dies
 with its process on every platform, so a second running app is never
 mistaken for a crashed one.
 
-The data folder (`data_dir`) is ``$DESK18XX_DATA`` if set, otherwise the
+The data folder (`data_dir`, `autosave_dir`) comes from `desk18xx.io.paths`,
+shared with the settings: ``$DESK18XX_DATA`` if set, otherwise the
 platform's user data folder; never the install folder.
 """
 
@@ -28,50 +29,13 @@ from typing import Any, Final
 
 from desk18xx import __version__
 from desk18xx.engine.log import RawAction
+from desk18xx.engine.variations import VariationTree
 from desk18xx.io.atomic import write_atomic
+from desk18xx.io.paths import AUTOSAVE_FOLDER, autosave_dir, data_dir
 from desk18xx.io.savefile import EntryCache, SaveHeader, SaveWriteError, dump_save
 
-APP_FOLDER: Final = "desk18xx"
-AUTOSAVE_FOLDER: Final = "autosave"
 MARKER_SUFFIX: Final = ".open"
 SAVE_SUFFIX: Final = ".yaml"
-
-
-def data_dir(
-    environ: Mapping[str, str] | None = None,
-    platform: str | None = None,
-    home: Path | None = None,
-) -> Path:
-    """The user data folder of desk18xx (not created here).
-
-    ``$DESK18XX_DATA`` wins; otherwise ``$XDG_DATA_HOME/desk18xx`` (default
-    ``~/.local/share/desk18xx``) on Linux and other Unixes,
-    ``%APPDATA%\\desk18xx`` on Windows, ``~/Library/Application Support/desk18xx``
-    on macOS.
-
-    Args:
-        environ: environment variables (default: ``os.environ``).
-        platform: ``sys.platform`` value (default: this one).
-        home: the home folder (default: ``Path.home()``).
-    """
-    env = os.environ if environ is None else environ
-    system = sys.platform if platform is None else platform
-    if env.get("DESK18XX_DATA"):
-        return Path(env["DESK18XX_DATA"])
-    base = home if home is not None else Path.home()
-    if system.startswith("win"):
-        appdata = env.get("APPDATA")
-        return (Path(appdata) if appdata else base / "AppData" / "Roaming") / APP_FOLDER
-    if system == "darwin":
-        return base / "Library" / "Application Support" / APP_FOLDER
-    xdg = env.get("XDG_DATA_HOME")
-    root = Path(xdg) if xdg and Path(xdg).is_absolute() else base / ".local" / "share"
-    return root / APP_FOLDER
-
-
-def autosave_dir(data: Path | None = None) -> Path:
-    """Where sessions keep their markers and autosaves."""
-    return (data_dir() if data is None else data) / AUTOSAVE_FOLDER
 
 
 def _try_lock(descriptor: int) -> bool:
@@ -109,6 +73,8 @@ class AutosaveSession:
         self.path = folder / f"{self.token}{SAVE_SUFFIX}"
         """The autosave file (absent until the first `save`)."""
         self._cache = EntryCache()
+        self._nodes: dict[int, tuple[str, object, str]] = {}
+        """Node hashes of the tree (see `desk18xx.io.study.NodeHashCache`)."""
         info = json.dumps({"pid": os.getpid(), "started": time.strftime("%Y-%m-%d %H:%M:%S"),
                            "app_version": __version__}).encode("utf-8")
         self._descriptor: int | None = os.open(self.marker, os.O_RDWR | os.O_CREAT, 0o666)
@@ -119,17 +85,32 @@ class AutosaveSession:
             raise OSError(f"{self.marker} is locked by another session")
 
     def save(self, header: SaveHeader, actions: Sequence[RawAction], state_digest: str,
-             *, notes: Mapping[str, str] | None = None) -> None:
+             *, notes: Mapping[str, str] | None = None,
+             tree: VariationTree | None = None) -> None:
         """Rewrite the autosave atomically (no ``.bak``: the previous one is replaced whole).
 
-        Only the actions added since the last call are converted and hashed.
+        Only the actions (and tree nodes) added since the last call are converted
+        and hashed.
+
+        Args:
+            actions: the log of the line being played (undo/redo included).
+            state_digest: digest of the game that log leads to.
+            tree: the whole history (every line, branch names, notes, marks),
+                written as a ``study`` section whose ``actions`` are the current
+                line (``study.line: current``); its current node must be the
+                end of `actions`. `desk18xx.io.study.load_study` reads it back.
 
         Raises:
             ValueError: invalid header or actions (nothing written).
             SaveWriteError: the disk refused (full, read-only); the previous
                 autosave is intact.
         """
-        data = dump_save(header, actions, state_digest, notes=notes,
+        study = None
+        if tree is not None:
+            from desk18xx.io.study import LINE_CURRENT, study_section
+
+            study = study_section(header, tree, line=LINE_CURRENT, cache=self._nodes)
+        data = dump_save(header, actions, state_digest, notes=notes, study=study,
                          cache=self._cache).encode("utf-8")
         try:
             write_atomic(self.path, data)
@@ -213,3 +194,7 @@ def _marker_info(data: bytes) -> dict[str, Any]:
     except ValueError:
         return {}
     return info if isinstance(info, dict) else {}
+
+
+__all__ = ["AUTOSAVE_FOLDER", "AutosaveSession", "CrashedSession", "autosave_dir", "data_dir",
+           "find_crashed"]

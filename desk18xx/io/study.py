@@ -26,7 +26,14 @@ from typing import Any, Final
 
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.log import LogError, effective_actions
-from desk18xx.engine.variations import ROOT_ID, Node, TreeError, VariationTree, tree_from_log
+from desk18xx.engine.variations import (
+    ROOT_ID,
+    Node,
+    TreeError,
+    VariationTree,
+    action_key,
+    tree_from_log,
+)
 from desk18xx.io.import_18xxgames import ExportFormatError, load_export
 from desk18xx.io.savechain import link_hash
 from desk18xx.io.savefile import (
@@ -64,13 +71,40 @@ class LoadedStudy:
         return self.saved.header
 
 
-def study_section(header: SaveHeader, tree: VariationTree) -> dict[str, Any]:
-    """The ``study`` section of a save: the tree's plain data with node hashes."""
+LINE_MAIN: Final = "main"
+"""``study.line`` default: ``actions`` is the tree's main line (a study file)."""
+LINE_CURRENT: Final = "current"
+"""``study.line`` of an autosave: ``actions`` is the log of the line being played
+(undo and redo entries included), ending at ``study.current``."""
+
+NodeHashCache = dict[int, tuple[str, object, str]]
+"""Node id -> (parent's hash, the action object, the node's hash): `study_section`
+rehashes only nodes that are new or changed since the last call (autosave)."""
+
+
+def study_section(header: SaveHeader, tree: VariationTree, *, line: str = LINE_MAIN,
+                  cache: NodeHashCache | None = None) -> dict[str, Any]:
+    """The ``study`` section of a save: the tree's plain data with node hashes.
+
+    Args:
+        line: which line of the tree the save's ``actions`` hold (`LINE_MAIN`,
+            written as no key, or `LINE_CURRENT`).
+        cache: keeps node hashes between calls (only new nodes are hashed).
+    """
     data = tree.to_data()
+    if line != LINE_MAIN:
+        data["line"] = line
     hashes: dict[int, str] = {ROOT_ID: header.identity()}
     nodes: list[dict[str, Any]] = []
     for entry in data["nodes"]:
-        node_hash = link_hash(hashes[entry["parent"]], entry["action"])
+        parent_hash = hashes[entry["parent"]]
+        known = cache.get(entry["id"]) if cache is not None else None
+        if known is not None and known[0] == parent_hash and known[1] is entry["action"]:
+            node_hash = known[2]
+        else:
+            node_hash = link_hash(parent_hash, entry["action"])
+            if cache is not None:
+                cache[entry["id"]] = (parent_hash, entry["action"], node_hash)
         hashes[entry["id"]] = node_hash
         nodes.append({"id": entry["id"], "parent": entry["parent"], "hash": node_hash,
                       **{k: v for k, v in entry.items() if k not in ("id", "parent")}})
@@ -125,10 +159,21 @@ def load_study(path: str | Path, *,
             raise SaveFormatError(source, f"actions[{error.position}]", error.problem) from error
         return LoadedStudy(saved, tree)
     tree = _tree(saved, source)
-    main = [n.action for n in tree.main_line()]
-    if main != list(effective_actions(saved.actions)):
+    line = saved.study.get("line", LINE_MAIN) if saved.study is not None else LINE_MAIN
+    if line == LINE_CURRENT:  # an autosave: the log of the line being played
+        played, what = tree.actions(tree.current), "current line"
+    elif line == LINE_MAIN:
+        played = [n.action for n in tree.main_line() if n.action is not None]
+        what = "main line"
+    else:
+        raise SaveFormatError(source, "study.line",
+                              f"must be {LINE_MAIN!r} or {LINE_CURRENT!r}, not {line!r}")
+    live = list(effective_actions(saved.actions))
+    same = played == live if line == LINE_MAIN else (  # a replayed line has new action ids
+        [action_key(a) for a in played] == [action_key(a) for a in live])
+    if not same:
         raise SaveFormatError(source, "study.nodes",
-                              "the tree's main line is not the game in 'actions'")
+                              f"the tree's {what} is not the game in 'actions'")
     return LoadedStudy(saved, tree)
 
 
@@ -190,6 +235,9 @@ def study_from_export(path: str | Path) -> tuple[SaveHeader, VariationTree]:
 
 __all__ = [
     "IMPORT_OPTIONS",
+    "LINE_CURRENT",
+    "LINE_MAIN",
+    "NodeHashCache",
     "LoadedStudy",
     "export_line",
     "game_setup",

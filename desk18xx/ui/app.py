@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFileOpenEvent, QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -27,14 +27,15 @@ def resources_dir() -> Path:
 
 
 def user_data_dir() -> Path:
-    """Where settings and autosaves go: the platform's per-user app data folder.
+    """Where settings, autosaves and e-mail copies go: `desk18xx.io.paths.data_dir`.
 
-    ``~/.local/share/desk18xx`` on Linux, ``%APPDATA%/desk18xx`` on Windows,
-    ``~/Library/Application Support/desk18xx`` on macOS; never the install folder.
-    Call after the ``QApplication`` exists (it supplies the name).
+    ``$DESK18XX_DATA`` if set, else ``~/.local/share/desk18xx`` on Linux,
+    ``%APPDATA%/desk18xx`` on Windows, ``~/Library/Application Support/desk18xx``
+    on macOS; never the install folder. The same folder as the autosave's.
     """
-    location = QStandardPaths.StandardLocation.AppDataLocation
-    return Path(QStandardPaths.writableLocation(location))
+    from desk18xx.io.paths import data_dir
+
+    return data_dir()
 
 
 def _application(argv: list[str]) -> QApplication:

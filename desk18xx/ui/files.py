@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -27,7 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from desk18xx.engine.game import GameSetup
-from desk18xx.io.autosave import AutosaveSession, autosave_dir, data_dir, find_crashed
+from desk18xx.engine.variations import Node, VariationTree
+from desk18xx.io.autosave import AutosaveSession, find_crashed
+from desk18xx.io.paths import PBEM_FOLDER, autosave_dir, data_dir, settings_file
 from desk18xx.io.savefile import (
     SavedGame,
     SavedPlayer,
@@ -55,10 +57,6 @@ _LOAD_ERRORS = (OSError, ValueError, KeyError)
 ValueErrors)."""
 
 
-PBEM_FOLDER = "pbem"
-"""Subfolder of the user data folder holding your copy of each e-mail game."""
-
-
 def is_email_move(path: str, data: Path | None = None) -> bool:
     """True for a save of a game you keep an e-mail copy of: open it with
     `FileActions.open_email_move`, which shows what happened since your last action."""
@@ -76,6 +74,12 @@ def header_of(setup: GameSetup) -> SaveHeader:
     """The save header of a session's setup."""
     return SaveHeader(setup.title, tuple(SavedPlayer(pid, name) for pid, name in setup.players),
                       setup.seed, setup.variant, tuple(setup.options))
+
+
+def user_settings(data: Path | None = None) -> QSettings:
+    """The app's settings, kept in the user data folder next to the autosaves
+    (`desk18xx.io.paths.settings_file`)."""
+    return QSettings(str(settings_file(data)), QSettings.Format.IniFormat)
 
 
 class FileActions(QObject):
@@ -119,6 +123,10 @@ class FileActions(QObject):
                                           self.import_export)
         self.export_action = self._action("E&xport to 18xx.games…", None, self.export_18xx)
         session.state_changed.connect(self.autosave)
+        self._tree: VariationTree | None = None
+        """The history tree watched for names, notes, marks and deleted lines."""
+        self._tree_pending = False
+        self._watch_tree()
         session.game_replaced.connect(self._game_replaced)
 
     def _action(self, text: str, key: QKeySequence | QKeySequence.StandardKey | None,
@@ -157,8 +165,28 @@ class FileActions(QObject):
     def _status(self, text: str) -> None:
         self.window.statusBar().showMessage(text)
 
+    def _watch_tree(self) -> None:
+        """Autosave when the history tree changes without an action (a branch
+        named, a note, a mark, a line deleted or promoted)."""
+        if self._tree is self.session.tree:
+            return
+        if self._tree is not None:
+            self._tree.unsubscribe(self._tree_changed)
+        self._tree = self.session.tree
+        self._tree.subscribe(self._tree_changed)
+
+    def _tree_changed(self, event: str, _node: Node | None) -> None:
+        if event in ("changed", "removed", "reordered") and not self._tree_pending:
+            self._tree_pending = True  # once the session has followed the change
+            QTimer.singleShot(0, self._tree_autosave)
+
+    def _tree_autosave(self) -> None:
+        self._tree_pending = False
+        self.autosave()
+
     def _game_replaced(self) -> None:
         """A file was opened (its path is kept for Save) or a new game started (Save asks)."""
+        self._watch_tree()
         source = self.session.source
         opened = source is not None and source != self._source
         self._source = source
@@ -166,8 +194,7 @@ class FileActions(QObject):
             else None
 
     def _settings(self) -> QSettings:
-        return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "desk18xx",
-                         "desk18xx")
+        return user_settings(self.data)
 
     # -- saving -------------------------------------------------------------------------------
     def save(self) -> bool:
@@ -208,7 +235,7 @@ class FileActions(QObject):
 
         try:
             self.autosave_session.save(header, self.session.line.raw,
-                                       digest_of(self.session.game))
+                                       digest_of(self.session.game), tree=self.session.tree)
         except Exception as error:  # noqa: BLE001 - the game goes on without this autosave
             if not self._autosave_warned:  # once: the game goes on
                 self._autosave_warned = True
@@ -440,11 +467,20 @@ def offer_restore(parent: QWidget | None, session: GameSession, folder: Path,
                                 f"It was kept as {autosave.with_suffix('.broken')}.")
             continue
         saved = opened.saved
-        session.new_game(game_setup(saved.header), [dict(a) for a in saved.actions])
+        tree = None
+        if saved.study is not None:  # the whole history: lines, names, notes, marks
+            from desk18xx.io.study import load_study
+
+            try:
+                tree = load_study(autosave).tree
+            except _LOAD_ERRORS:
+                tree = None  # the game itself is intact: restore its line
+        session.new_game(game_setup(saved.header), [dict(a) for a in saved.actions], tree)
         session.source = None
         crashed.discard()
         restored = True
     return restored
 
 
-__all__ = ["FileActions", "header_of", "is_email_move", "offer_restore", "start_autosave"]
+__all__ = ["PBEM_FOLDER", "FileActions", "header_of", "is_email_move", "offer_restore",
+           "start_autosave", "user_settings"]

@@ -31,7 +31,7 @@ from desk18xx.ui.dialogs.newgame import NewGameDialog
 from desk18xx.ui.docks.compare import CompareDock
 from desk18xx.ui.docks.market import MarketWidget
 from desk18xx.ui.docks.study_tree import StudyTreeDock
-from desk18xx.ui.files import FileActions, header_of
+from desk18xx.ui.files import FileActions, header_of, user_settings
 from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import corp_colors, destinations, tile_counts
@@ -303,9 +303,8 @@ class MainWindow(QMainWindow):
 
     # -- layout persistence -----------------------------------------------------------------
     def settings(self) -> QSettings:
-        """Where the layout is kept (organisation "desk18xx")."""
-        return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANISATION,
-                         APPLICATION)
+        """Where the layout is kept: the settings file in the user data folder."""
+        return user_settings()
 
     def save_layout(self) -> None:
         """Remember the geometry and the dock layout."""

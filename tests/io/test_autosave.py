@@ -147,3 +147,45 @@ def test_after_a_sigkill_the_autosave_restores_the_game(
     assert digest_of(restored.game) == digest_of(expected.game)
     crashed[0].discard()
     assert find_crashed(autosave_dir(tmp_path)) == []
+
+
+def test_settings_autosaves_and_mail_copies_share_one_data_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from desk18xx.io.paths import pbem_dir, settings_file
+
+    monkeypatch.setenv("DESK18XX_DATA", str(tmp_path))
+    assert autosave_dir() == tmp_path / "autosave"
+    assert settings_file() == tmp_path / "settings.ini"
+    assert pbem_dir() == tmp_path / "pbem"
+    assert autosave.data_dir is data_dir  # one implementation, in desk18xx.io.paths
+
+
+def test_the_autosave_keeps_the_whole_study_tree(
+        tmp_path: Path, small: tuple[SaveHeader, tuple[dict[str, object], ...]]) -> None:
+    from desk18xx.engine.log import effective_actions
+    from desk18xx.engine.variations import Mark, tree_from_log
+    from desk18xx.io.study import load_study
+
+    header, actions = small
+    log = [dict(a) for a in actions[:12]]
+    log += [{"type": "undo", "entity": log[-1]["entity"], "id": 1000},
+            {"type": "undo", "entity": log[-1]["entity"], "id": 1001}]
+    tree = tree_from_log(log)  # the two actions taken back are a line of their own
+    tree.set_name(tree.current.children[0], "taken back")
+    tree.set_note(tree.path()[3], "why?")
+    tree.set_marks(tree.path()[4], [Mark.MISTAKE])
+    live = list(effective_actions(log))
+    digest = digest_of(replay_log(header, live).game)
+    with AutosaveSession(tmp_path) as session:
+        session.save(header, log, digest, tree=tree)
+        session.save(header, log, digest, tree=tree)  # cached node hashes: same text
+        loaded = load_study(session.path, replay_digest=lambda s: digest_of(
+            replay_log(s.header, s.actions).game))
+        assert open_save(session.path).replayed.applied == 10
+    restored = loaded.tree
+    assert len(restored) == len(tree) == 13
+    assert restored.current.id == tree.current.id and len(restored.path()) == 10
+    assert restored.current.children[0].name == "taken back"
+    assert restored.path()[3].note == "why?"
+    assert restored.path()[4].marks == [Mark.MISTAKE]
+    assert loaded.saved.study is not None and loaded.saved.study["line"] == "current"

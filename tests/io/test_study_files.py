@@ -19,7 +19,13 @@ from desk18xx.io.savefile import (
     load_save,
     save_game,
 )
-from desk18xx.io.study import export_line, load_study, save_study, study_section
+from desk18xx.io.study import (
+    LINE_CURRENT,
+    export_line,
+    load_study,
+    save_study,
+    study_section,
+)
 
 HEADER = SaveHeader("1867", (SavedPlayer("1", "Ann"), SavedPlayer("2", "Bø")), 7)
 DOC = Path(__file__).resolve().parents[2] / "docs" / "save-format.md"
@@ -127,6 +133,25 @@ def test_a_main_line_that_is_not_the_game_is_refused(tmp_path: Path) -> None:
     main = [n.action for n in tree.main_line() if n.action]
     save_game(path, HEADER, main[:-1], "d", study=study_section(HEADER, tree))
     with pytest.raises(SaveFormatError, match="main line is not the game"):
+        load_study(path)
+
+
+def test_an_autosave_holds_the_current_line_and_is_checked_against_it(
+        tmp_path: Path) -> None:
+    tree = study_tree()  # the current node is on a side line
+    path = tmp_path / "autosave.yaml"
+    current = tree.actions(tree.current)
+    section = study_section(HEADER, tree, line=LINE_CURRENT)
+    save_game(path, HEADER, [{**a, "id": 90 + i} for i, a in enumerate(current)], "d",
+              study=section)  # a line played again gets new action ids: still the line
+    loaded = load_study(path)
+    assert loaded.tree.to_data() == tree.to_data()  # names, notes, marks, current node
+    assert loaded.tree.current.id == tree.current.id
+    save_game(path, HEADER, current[:-1], "d", study=section)
+    with pytest.raises(SaveFormatError, match="current line is not the game"):
+        load_study(path)
+    save_game(path, HEADER, current, "d", study={**section, "line": "sideways"})
+    with pytest.raises(SaveFormatError, match="study.line: must be 'main' or 'current'"):
         load_study(path)
 
 

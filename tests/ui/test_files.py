@@ -12,6 +12,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from desk18xx.engine.game import GameSetup
+from desk18xx.engine.variations import action_key
 from desk18xx.io.autosave import AutosaveSession, find_crashed
 from desk18xx.io.pbem import History
 from desk18xx.io.replaying import digest_of, open_save
@@ -202,8 +203,9 @@ def test_save_never_writes_a_new_game_over_the_file_opened_before(
 
 
 CHILD = """
-import os, sys, time
+import os, random, sys, time
 from pathlib import Path
+from desk18xx.engine.variations import action_key
 from PySide6.QtWidgets import QApplication, QMainWindow
 app = QApplication([])
 from desk18xx.engine.game import GameSetup
@@ -217,7 +219,20 @@ files = FileActions(session, window, data=Path(sys.argv[1]))
 start_autosave(files, session, restore=False, folder=Path(sys.argv[1]) / "autosave")
 session.new_game(SETUP)
 play(session, 9)
-print(len(session.actions()), flush=True)
+session.undo(2)
+left = session.tree.current.children[0].action   # the 8th action, taken back
+moves = session.game.legal_moves(random.Random(7))
+assert session.submit(next(m for m in moves if action_key(m.to_dict()) != action_key(left)))
+play(session, 1, seed=7)                  # a second line from the 8th action
+tree = session.tree
+path = tree.path()
+tree.set_name(path[7], "Another try")
+tree.set_note(path[7], "Cheaper?\\nCompare after SR1.")
+tree.set_marks(path[2], ["good", "interesting"])
+tree.root.note = "From the start"
+tree.set_note(path[0], "first")
+app.processEvents()                       # the autosave after a note runs from the loop
+print(len(session.actions()), len(tree), flush=True)
 time.sleep(60)
 """
 
@@ -236,14 +251,56 @@ def test_the_app_restores_the_game_after_a_sigkill(qtbot: Any, tmp_path: Path) -
                              text=True)
     try:
         assert child.stdout is not None
-        assert child.stdout.readline().strip() == "9"
+        assert child.stdout.readline().split() == ["9", "12"]  # 11 nodes and the root
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait(10)
     expected, _ = make(qtbot, tmp_path / "expected")
     expected.new_game(SETUP)
     play(expected, 9)
+    expected.undo(2)
+    left = expected.tree.current.children[0].action
+    moves = expected.game.legal_moves(random.Random(7))
+    assert expected.submit(next(m for m in moves
+                                if action_key(m.to_dict()) != action_key(left)))
+    play(expected, 1, seed=7)
     session = GameSession()
     assert offer_restore(None, session, tmp_path / "autosave", ask=lambda q: True)
     assert len(session.actions()) == 9
     assert digest_of(session.game) == digest_of(expected.game)
+    # the whole study tree came back: both lines, names, notes and marks
+    tree = session.tree
+    assert len(tree) == 12
+    path = tree.path()
+    assert tree.current is path[-1] and len(path) == 9
+    assert path[7].name == "Another try"
+    assert path[7].note == "Cheaper?\nCompare after SR1."
+    assert [m.value for m in path[2].marks] == ["good", "interesting"]
+    assert path[0].note == "first" and tree.root.note == "From the start"
+    branch = path[6].children
+    assert len(branch) == 2 and path[7] in branch  # the line taken back is still there
+    other = next(n for n in branch if n is not path[7])
+    assert len(tree.path(other.children[0])) == 9
+    session.redo()  # nothing after the current node: redo does nothing
+    assert len(session.actions()) == 9
+    assert session.go_to(other.children[0])
+    assert len(session.actions()) == 9 and digest_of(session.game) != digest_of(expected.game)
+
+
+def test_settings_live_in_the_user_data_folder_with_the_autosaves(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from desk18xx.io.paths import autosave_dir, data_dir
+    from desk18xx.ui.app import user_data_dir
+    from desk18xx.ui.files import user_settings
+
+    monkeypatch.setenv("DESK18XX_DATA", str(tmp_path))
+    assert user_data_dir() == data_dir() == tmp_path
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    files = FileActions(GameSession(), window)
+    files.set_me(header_of(SETUP), "2")
+    assert (tmp_path / "settings.ini").is_file()
+    assert Path(user_settings().fileName()) == tmp_path / "settings.ini"
+    assert files._me(header_of(SETUP), ask=False) == "2"
+    assert files.pbem_folder() == tmp_path / "pbem"
+    assert autosave_dir() == tmp_path / "autosave"

@@ -1,0 +1,77 @@
+"""Where desk18xx keeps its own files: the user data folder (no Qt).
+
+One place for every per-user file, so the app, the autosave and the
+settings agree (docs/save-format.md, "Autosave and crash recovery"):
+
+- `data_dir`: ``$DESK18XX_DATA`` if set, else the platform's user data
+  folder (``~/.local/share/desk18xx``, ``%APPDATA%\\desk18xx``,
+  ``~/Library/Application Support/desk18xx``); never the install folder.
+- `autosave_dir`: ``<data>/autosave`` (markers and autosaves).
+- `pbem_dir`: ``<data>/pbem`` (your copy of each e-mail game).
+- `settings_file`: ``<data>/settings.ini`` (window layout, PBEM choices; the
+  UI opens it with ``QSettings(path, IniFormat)``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+APP_FOLDER: Final = "desk18xx"
+AUTOSAVE_FOLDER: Final = "autosave"
+PBEM_FOLDER: Final = "pbem"
+SETTINGS_FILE: Final = "settings.ini"
+
+
+def data_dir(
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    home: Path | None = None,
+) -> Path:
+    """The user data folder of desk18xx (not created here).
+
+    ``$DESK18XX_DATA`` wins; otherwise ``$XDG_DATA_HOME/desk18xx`` (default
+    ``~/.local/share/desk18xx``) on Linux and other Unixes,
+    ``%APPDATA%\\desk18xx`` on Windows, ``~/Library/Application Support/desk18xx``
+    on macOS.
+
+    Args:
+        environ: environment variables (default: ``os.environ``).
+        platform: ``sys.platform`` value (default: this one).
+        home: the home folder (default: ``Path.home()``).
+    """
+    env = os.environ if environ is None else environ
+    system = sys.platform if platform is None else platform
+    if env.get("DESK18XX_DATA"):
+        return Path(env["DESK18XX_DATA"])
+    base = home if home is not None else Path.home()
+    if system.startswith("win"):
+        appdata = env.get("APPDATA")
+        return (Path(appdata) if appdata else base / "AppData" / "Roaming") / APP_FOLDER
+    if system == "darwin":
+        return base / "Library" / "Application Support" / APP_FOLDER
+    xdg = env.get("XDG_DATA_HOME")
+    root = Path(xdg) if xdg and Path(xdg).is_absolute() else base / ".local" / "share"
+    return root / APP_FOLDER
+
+
+def autosave_dir(data: Path | None = None) -> Path:
+    """Where sessions keep their markers and autosaves."""
+    return (data_dir() if data is None else data) / AUTOSAVE_FOLDER
+
+
+def pbem_dir(data: Path | None = None) -> Path:
+    """Where your own copies of e-mail games are kept."""
+    return (data_dir() if data is None else data) / PBEM_FOLDER
+
+
+def settings_file(data: Path | None = None) -> Path:
+    """The settings file (INI) of the app."""
+    return (data_dir() if data is None else data) / SETTINGS_FILE
+
+
+__all__ = ["APP_FOLDER", "AUTOSAVE_FOLDER", "PBEM_FOLDER", "SETTINGS_FILE", "autosave_dir",
+           "data_dir", "pbem_dir", "settings_file"]
