@@ -1,9 +1,10 @@
-"""A read-only view of sealed-bid boxes for a user interface (no Qt).
+"""Read-only views of bids and start prices for a user interface (no Qt).
 
 Titles with bid boxes (1822CA rules 4.2) fill a :class:`BidBoxView` from
 their own state in :meth:`desk18xx.engine.game.Game.bid_boxes`; titles
 without them return ``None``.  The view also says, for the player to act,
-why a box cannot be bid on now, so a form can be greyed before a submit.
+why a box cannot be bid on now, and :class:`ParOption` why a start price
+cannot be chosen, so a form can be greyed before a submit.
 """
 
 from __future__ import annotations
@@ -76,3 +77,16 @@ class BidBoxView:
     def bidder(self, player: str) -> BidderView | None:
         """The bidding position of ``player``."""
         return next((b for b in self.bidders if b.player == player), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ParOption:
+    """One start price a player may (or may not) choose for a company now."""
+
+    share_price: str
+    """Market cell id, as in ``Par.share_price``."""
+    price: int
+    cost: int
+    """What the player pays for the director's certificate at this price."""
+    problem: str | None = None
+    """Why this price cannot be chosen now; None if it can."""

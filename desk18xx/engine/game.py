@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from desk18xx.engine.actions import STATE_NEUTRAL, Action, EndGame, Message, Pass
-from desk18xx.engine.bidding import BidBoxView
+from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.board_lite import Board
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import Market
@@ -400,6 +400,11 @@ class Game:
     def bid_boxes(self) -> BidBoxView | None:
         """The sealed-bid boxes and bids now (title; None without bid boxes)."""
         return None
+
+    def par_options(self, player: str, corp: str) -> tuple[ParOption, ...]:
+        """Every start price of ``corp`` for ``player`` now, each with its cost and why it
+        cannot be chosen (title; empty when the title does not list them)."""
+        return ()
 
     def round_kind(self) -> RoundKind | None:
         """Kind of the current round."""

@@ -6,7 +6,7 @@ refusal reason from the engine.
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
@@ -235,7 +235,8 @@ class ActionPanel(QWidget):
         widget.show()
 
     def _build_choices(self, choices: tuple[Choice, ...]) -> None:
-        keys = tuple((c.label, c.group, c.spin, c.options) for c in choices)
+        keys = tuple((c.label, c.group, c.spin, c.options, c.disabled, c.disabled_options)
+                     for c in choices)
         self._current = {c.label: c for c in choices}
         if keys == self._keys:
             return  # same form: keep the widgets (and what the player typed)
@@ -280,8 +281,15 @@ class ActionPanel(QWidget):
             combo = QComboBox()
             for key, text in choice.options:
                 combo.addItem(text, key)
+            _grey_options(combo, dict(choice.disabled_options))
             h.addWidget(combo)
         h.addWidget(button, 1)
+        if choice.disabled:  # closed now: greyed up front, the reason on hover
+            for w in (button, spin, combo):
+                if w is not None:
+                    w.setEnabled(False)
+            button.setToolTip(f"Not now: {choice.disabled}"
+                              + (f"\n{choice.hint}" if choice.hint else ""))
 
         def fire() -> None:
             value: int | str | None = None
@@ -298,6 +306,11 @@ class ActionPanel(QWidget):
         self._combos[choice.label] = combo
         return row
 
+    def is_open(self, label: str) -> bool:
+        """True when choice ``label`` is shown and not greyed."""
+        button = self._buttons.get(label)
+        return button is not None and button.isEnabled()
+
     def spin(self, label: str) -> QSpinBox | None:
         """The number field of choice ``label``."""
         return self._spins.get(label)
@@ -305,3 +318,23 @@ class ActionPanel(QWidget):
     def combo(self, label: str) -> QComboBox | None:
         """The option list of choice ``label``."""
         return self._combos.get(label)
+
+
+def _grey_options(combo: QComboBox, closed: dict[str, str]) -> None:
+    """Disable the items of ``combo`` whose key is in ``closed`` (reason as tooltip) and
+    select the first open one."""
+    model = combo.model()
+    first_open = -1
+    for i in range(combo.count()):
+        reason = closed.get(str(combo.itemData(i)))
+        if reason is None:
+            if first_open < 0:
+                first_open = i
+            continue
+        if isinstance(model, QStandardItemModel):
+            item = model.item(i)
+            if item is not None:
+                item.setEnabled(False)
+        combo.setItemData(i, f"Not now: {reason}", Qt.ItemDataRole.ToolTipRole)
+    if first_open >= 0:
+        combo.setCurrentIndex(first_open)

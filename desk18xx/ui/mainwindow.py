@@ -28,6 +28,7 @@ from desk18xx.engine.game import Game
 from desk18xx.ui.actionpanel import ActionPanel
 from desk18xx.ui.dialogs.gameend import GameEndDialog
 from desk18xx.ui.dialogs.newgame import NewGameDialog
+from desk18xx.ui.docks.bidboxes import BidBoxesWidget
 from desk18xx.ui.docks.compare import CompareDock
 from desk18xx.ui.docks.market import MarketWidget
 from desk18xx.ui.docks.study_tree import StudyTreeDock
@@ -56,7 +57,7 @@ from desk18xx.ui.undo import UndoBinder
 ORGANISATION = "desk18xx"
 APPLICATION = "desk18xx"
 #: Bump when the dock set changes so an old saved layout is not applied.
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 
 
 def _table(model: RowsModel) -> QTableView:
@@ -169,7 +170,10 @@ class MainWindow(QMainWindow):
         pl.addWidget(_table(self.privates_model), 1)
         auction = self._dock("auction", "Privates and auctions", privates, left)
         tiles = self._dock("tiles", "Tile manifest", _table(self.tiles_model), left)
+        self.bid_boxes = BidBoxesWidget(self.session)
+        boxes = self._dock("bidboxes", "Bid boxes", self.bid_boxes, left)
         self.tabifyDockWidget(bank, auction)
+        self.tabifyDockWidget(auction, boxes)
         self.tabifyDockWidget(auction, tiles)
         if self.session.has_game:
             self._build_study_docks()
@@ -388,6 +392,8 @@ class MainWindow(QMainWindow):
         except Exception:  # noqa: BLE001 - colours are cosmetic
             self._colors, self._destinations = {}, {}
         self._was_finished = self.session.game.finished
+        if self.session.game.bid_boxes() is not None:
+            self.docks["bidboxes"].raise_()  # 1822CA: the boxes are what a stock round is about
         names = ", ".join(p[1] for p in setup.players)
         self.setWindowTitle(f"desk18xx — {setup.title} — {names}")
 
@@ -470,6 +476,7 @@ class MainWindow(QMainWindow):
         last log entry is clicked (or anything is played).
         """
         if count is None or count >= len(self.session.actions()):
+            self.bid_boxes.show_game(None)
             self._state_changed(len(self.session.actions()))
             return
         game = self.session.game_at(count)
@@ -477,6 +484,7 @@ class MainWindow(QMainWindow):
         self.viewing = count
         self.controller.show_history(game)
         self._show_tables(game, info)
+        self.bid_boxes.show_game(game)
         self.action_panel.setEnabled(False)
         self.action_panel.who.setText(f"Looking back: action {count}")
         self.action_panel.step.setText(f"{info.round_label} — {info.entity_name} to act. "

@@ -13,7 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Action, Route
-from desk18xx.engine.bidding import BidBoxView
+from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.data import TitleData, load_title
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup, PhaseDef
@@ -573,6 +573,23 @@ class G1822CA(Game):
         acting = legal.entity if "bid" in legal.types and legal.entity is not None \
             and self.is_player(legal.entity) else None
         return self.boxes.view(acting)
+
+    def par_options(self, player: str, corp: str) -> tuple[ParOption, ...]:
+        """The major start prices, dearest first, each with the director's cost (a
+        concession counts $100) against the cash beside committed bids (RB 4.7, 4.2.9)."""
+        if not self.is_major(corp) or self.corps[corp].ipoed:
+            return ()
+        mult = self.shares[f"{corp}_0"].percent // 10
+        rebate = 100 if self.concession_of(corp) is not None else 0
+        free = self.cash[player] - self.boxes.committed_cash(player)
+        cells = sorted((c for c in self.market.cells.values()
+                        if c.price in R.MAJOR_PAR_PRICES), key=lambda c: -c.price)
+        out = []
+        for cell in cells:
+            cost = max(0, cell.price * mult - rebate)
+            problem = None if cost <= free else f"costs ${cost}; ${free} free"
+            out.append(ParOption(cell.id, cell.price, cost, problem))
+        return tuple(out)
 
     def copy(self) -> G1822CA:
         """A snapshot sharing only immutable data (title data, rules) with this game."""

@@ -21,6 +21,8 @@ DD_BLOCKER: Final = "DD"
 TOKEN_PRICE: Final = 100
 MINOR_BIDBOX_PRICE: Final = 200
 MINOR_START_PAR_PRICE: Final = 50
+MAJOR_PAR_PRICES: Final = (60, 70, 80, 90, 100)
+"""Start prices of a major (RB 4.7)."""
 BIDDING_TOKENS_PER_ACTION: Final = 3
 UPGRADE_COST_L_TO_2: Final = 80
 MINOR_13_TOKEN_PRICE: Final = 20

@@ -30,7 +30,8 @@ from desk18xx.engine.actions import (
     SellShares,
     TakeLoan,
 )
-from desk18xx.engine.game import Game
+from desk18xx.engine.bidding import BidBoxView
+from desk18xx.engine.game import Game, LegalActions
 from desk18xx.engine.market import CellType
 from desk18xx.engine.state import DEPOT, POOL, CorpKind
 
@@ -56,6 +57,10 @@ class Choice:
     options: tuple[tuple[str, str], ...] = ()
     """(key, label) pairs to choose from."""
     hint: str = ""
+    disabled: str = ""
+    """Why the choice is not open now (shown greyed with this tooltip); empty if it is."""
+    disabled_options: tuple[tuple[str, str], ...] = ()
+    """(key, reason) of options shown but not open now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +142,7 @@ def entity_name(game: Game, entity: str | None) -> str:
 
 def turn_info(game: Game) -> TurnInfo:
     """The acting entity and its choices now."""
-    legal = game.legal_actions()
+    legal = _legal_actions(game)
     entity = legal.entity
     step = legal.step or ""
     info = TurnInfo(entity, entity_name(game, entity), round_label(game),
@@ -154,6 +159,38 @@ def turn_info(game: Game) -> TurnInfo:
     choices += _from_moves(game, entity, legal.types, choices)
     return TurnInfo(info.entity, info.entity_name, info.round_label, info.step_label,
                     info.types, tuple(choices), info.details, info.map_types)
+
+
+#: The game (and its action count) the two answers below were asked of.
+_ASKED: list[object] = [None, -1, None, None]
+
+
+def _asked(game: Game) -> list[object]:
+    """The memo of :func:`_legal_actions` and :func:`_legal_moves`, cleared when
+    ``game`` is another object or has processed an action since (one turn's
+    choices ask the engine once each, not once per form)."""
+    if _ASKED[0] is not game or _ASKED[1] != game.actions_applied:
+        _ASKED[:] = [game, game.actions_applied, None, None]
+    return _ASKED
+
+
+def _legal_actions(game: Game) -> LegalActions:
+    memo = _asked(game)
+    if memo[2] is None:
+        memo[2] = game.legal_actions()
+    legal = memo[2]
+    assert isinstance(legal, LegalActions)
+    return legal
+
+
+def _legal_moves(game: Game) -> list[Action]:
+    """``game.legal_moves`` with the fixed seed the panel samples with."""
+    memo = _asked(game)
+    if memo[3] is None:
+        memo[3] = game.legal_moves(random.Random(0))
+    moves = memo[3]
+    assert isinstance(moves, list)
+    return moves
 
 
 #: Action types whose concrete moves the engine lists completely (no sampling).
@@ -181,7 +218,7 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
     samples = [_sample(c) for c in choices]
     if not any(a is not None and a.type in _EXACT for a in samples):
         return choices  # nothing to check: do not ask for (possibly costly) moves
-    moves = game.legal_moves(random.Random(0))
+    moves = _legal_moves(game)
     if not moves:
         return choices
     sell_max: dict[tuple[object, ...], int] = {}
@@ -238,7 +275,7 @@ def _from_moves(game: Game, entity: str, types: tuple[str, ...],
     name = entity_name(game, entity)
     out: list[Choice] = []
     seen: set[str] = set()
-    moves = [m for m in game.legal_moves(random.Random(0)) if m.type in missing]
+    moves = [m for m in _legal_moves(game) if m.type in missing]
     # the lowest sampled bid first, so the amount field starts at the lowest legal bid
     moves.sort(key=lambda m: m.price if isinstance(m, Bid) else 0)
     for move in moves:
@@ -265,6 +302,16 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
         seller = game.name_of(company.owner) if company.owner else "the bank"
         return Choice(f"Buy {company.name} from {seller}", _price_of(move), "Buy a private",
                       spin=(1, hi, 1, hi), hint=f"face value ${company.value}")
+    if isinstance(move, Par) and move.corporation:
+        pars = game.par_options(entity, move.corporation)
+        if pars:
+            prices = tuple((p.share_price, f"${p.price} (costs ${p.cost})") for p in pars)
+            closed = tuple((p.share_price, p.problem) for p in pars if p.problem)
+            first = next((p.share_price for p in pars if not p.problem), move.share_price)
+            return Choice(f"Start {move.corporation}",
+                          _par_at(entity, move.corporation, first), "Start a major",
+                          options=prices, hint=game.corps[move.corporation].name,
+                          disabled_options=closed)
     if isinstance(move, RunRoutes):
         total = sum(r.revenue or 0 for r in move.routes)
         trains = ", ".join(r.train for r in move.routes) or "no trains"
@@ -327,7 +374,7 @@ def _train_at(entity: str, etype: str, train: str) -> Callable[[Value], Action]:
 # -- makers per action type ------------------------------------------------------------
 def _pass(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     label = "Pass"
-    step = game.legal_actions().step or ""
+    step = _legal_actions(game).step or ""
     if step == "Track":
         label = "Done laying track"
     elif step == "TokenStep":
@@ -340,7 +387,55 @@ def _pass(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     return [Choice(label, lambda _v: Pass(entity=entity, entity_type=et), "Pass")]
 
 
+def _box_bids(game: Game, entity: str, view: BidBoxView) -> list[Choice]:
+    """One bid form per boxed company, greyed with the reason when it is closed to
+    ``entity`` (1822CA rules 4.2); amounts run from the minimum to the free cash."""
+    if view.acting != entity:
+        return []
+    me = view.bidder(entity)
+    free = me.available if me is not None else game.cash.get(entity, 0)
+    out = []
+    for box in view.boxes:
+        lo = box.min_bid
+        hi = lo + max(0, free - lo) // view.step * view.step
+        name = short_company_name(box.company, box.name)
+        top = next((b for b in box.bids if b.winning), None)
+        hint = f"{box.company}: {name}"
+        if top is not None:
+            hint += f"; high bid ${top.price} by {game.name_of(top.player)}"
+        out.append(Choice(f"Bid on {box.company} ({_clip(name)})",
+                          _box_bid(entity, box.company, lo), "Bid boxes",
+                          spin=(lo, hi, view.step, lo), hint=hint,
+                          disabled=box.problem or ""))
+    return out
+
+
+def short_company_name(company: str, name: str) -> str:
+    """``"MINOR: 6. Champlain & St Lawrence"`` -> ``"Champlain & St Lawrence"``,
+    ``"P1 (5-Train)"`` -> ``"5-Train"``, ``"CONCESSION: CPR"`` -> ``"CPR"``."""
+    name = name.removeprefix("MINOR: ").removeprefix("CONCESSION: ")
+    name = re.sub(r"^\d+\.\s*", "", name)
+    if name.startswith(company + " "):
+        name = name[len(company) + 1:].strip()
+        if name.startswith("(") and name.endswith(")"):
+            name = name[1:-1]
+    return name or company
+
+
+def _clip(text: str, size: int = 20) -> str:
+    return text if len(text) <= size else text[: size - 1].rstrip() + "…"
+
+
+def _box_bid(entity: str, company: str, lo: int) -> Callable[[Value], Action]:
+    def make(value: Value) -> Action:
+        return Bid(entity=entity, price=lo if value is None else int(value), company=company)
+    return make
+
+
 def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    view = game.bid_boxes()
+    if view is not None:
+        return _box_bids(game, entity, view)
     cash = game.cash.get(entity, 0)
     company = details.get("company")
     if isinstance(company, str):
@@ -414,18 +509,20 @@ def _par(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
              if c.types & {CellType.PAR, CellType.PAR_2}]
     cells.sort(key=lambda c: -c.price)
     cash = game.cash.get(entity, 0)
-    prices = tuple((c.id, f"${c.price} (costs ${2 * c.price})") for c in cells
-                   if 2 * c.price <= cash)
+    prices = tuple((c.id, f"${c.price} (costs ${2 * c.price})") for c in cells)
+    closed = tuple((c.id, f"costs ${2 * c.price}; {game.name_of(entity)} has ${cash}")
+                   for c in cells if 2 * c.price > cash)
+    open_ = [key for key, _text in prices if key not in dict(closed)]
     out = []
     for cid, corp in game.corps.items():
         if corp.kind is not CorpKind.MAJOR or corp.ipoed or corp.closed:
             continue
         if cid not in _startable(game):
             continue
-        if not prices:
+        if not open_:
             continue
-        out.append(Choice(f"Start {cid}", _par_at(entity, cid, prices[0][0]),
-            "Start a major", options=prices, hint=corp.name))
+        out.append(Choice(f"Start {cid}", _par_at(entity, cid, open_[0]),
+            "Start a major", options=prices, hint=corp.name, disabled_options=closed))
     return out
 
 
