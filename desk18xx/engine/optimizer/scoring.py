@@ -71,6 +71,14 @@ class TitleScoring:
         """Overlap group: only routes of one group may not share track (1822CA E-trains: 1)."""
         return 0
 
+    def contractible(self, train: TrainSpec) -> bool:
+        """The train earns only at tokened cities and starts and ends at one (1822CA E).
+
+        Then the stops between two tokened cities matter only through the
+        hexes, track and exclusive groups they use (:mod:`.contract`).
+        """
+        return False
+
     def local(self, train: TrainSpec) -> bool:
         """The train may run inside one tokened city (1822CA L, LP)."""
         return False

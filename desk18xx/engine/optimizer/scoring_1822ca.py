@@ -76,6 +76,9 @@ class Scoring1822CA(TitleScoring):
     def group(self, train: TrainSpec) -> int:
         return 1 if self.trains[train.id].e_train else 0
 
+    def contractible(self, train: TrainSpec) -> bool:
+        return self.trains[train.id].e_train
+
     def local(self, train: TrainSpec) -> bool:
         return self.trains[train.id].local
 

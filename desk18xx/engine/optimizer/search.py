@@ -165,6 +165,8 @@ def _walk(
     """
     import heapq
 
+    if not used and all(r.patterns is not None and scoring.contractible(r.train) for r in reps):
+        return _walk_tokens(problem, scoring, reps, cancel, progress)
     stops: tuple[Stop, ...] = problem.stops
     segs: tuple[Segment, ...] = problem.segments
     adj = problem.adjacency
@@ -477,6 +479,112 @@ def _walk(
         r.routes.sort(key=lambda c: (-c.revenue, c.stops, c.segments))
     return priced
 
+
+
+def _walk_tokens(
+    problem: Problem,
+    scoring: TitleScoring,
+    reps: list[_Rep],
+    cancel: Callable[[], bool] | None,
+    progress: Callable[[float], None] | None,
+) -> int:
+    """:func:`_walk` for trains that earn only at tokened cities (see :mod:`.contract`).
+
+    Every route over the subset-minimal links between tokened cities is
+    listed (each once, from its lower end), cut by ``mult x (tokened values
+    so far + those not yet visited) + bonus`` against the best route of
+    every pattern; each is priced on its real stops.  Returns the number of
+    routes priced.
+    """
+    from desk18xx.engine.optimizer.contract import links, token_nodes
+
+    stops = problem.stops
+    span = problem.n_track
+    nodes = token_nodes(problem, _reachable(problem))
+    lks = links(problem, nodes, lambda: _poll(cancel))
+    at: dict[int, list[tuple[int, int]]] = {x: [] for x in nodes}
+    for n, lk in enumerate(lks):
+        at[lk.a].append((n, lk.b))
+        at[lk.b].append((n, lk.a))
+    value = {x: max(scoring.bound_value(r.train, stops[x]) for r in reps) for x in nodes}
+    total = sum(value.values())
+    path_nodes: list[int] = []
+    path_links: list[int] = []
+    priced = 0
+    polls = 0
+
+    def record(track: int) -> None:
+        nonlocal priced
+        real = [path_nodes[0]]
+        real_segs: list[int] = []
+        for x, n in zip(path_nodes, path_links, strict=False):
+            lk = lks[n]
+            if lk.a == x:
+                real.extend(lk.stops[1:])
+                real_segs.extend(lk.segments)
+            else:
+                real.extend(reversed(lk.stops[:-1]))
+                real_segs.extend(reversed(lk.segments))
+        visited = [stops[i] for i in real]
+        key = tuple(real)
+        priced += 1
+        for r in reps:
+            best_of = r.pattern_best
+            for rev, extra in scoring.variants(r.train, visited):
+                old = best_of.get(extra)
+                if old is None or rev > old[0] or (rev == old[0] and key < old[1]):
+                    best_of[extra] = (rev, key, (track << (r.group * span)) | extra,
+                                      tuple(real_segs))
+                    r.best = max(r.best, rev)
+
+    def hopeful(vsum: int, rest: int) -> bool:
+        for r in reps:
+            assert r.patterns is not None
+            most = r.mult * (vsum + rest)
+            for pattern, bonus in r.patterns:
+                if most + bonus > r.pattern_best.get(pattern, (0,))[0]:
+                    return True
+        return False
+
+    def walk(cur: int, hexes: int, track: int, groups: int, vsum: int, rest: int) -> None:
+        nonlocal polls
+        polls += 1
+        if polls & 1023 == 0:
+            _poll(cancel)
+        if path_links and path_nodes[0] < cur:
+            record(track)
+        inner = bool(path_links)
+        if inner:
+            last = lks[path_links[-1]]
+            if last.terminal_b if last.b == cur else last.terminal_a:
+                return
+        for n, o in at[cur]:
+            lk = lks[n]
+            if inner and (lk.terminal_a if lk.a == cur else lk.terminal_b):
+                continue
+            if lk.track & track or lk.groups & groups or stops[o].hex_bit & hexes \
+                    or lk.hexes & hexes:
+                continue
+            v2 = vsum + value[o]
+            r2 = rest - value[o]
+            if not hopeful(v2, r2):
+                continue
+            path_nodes.append(o)
+            path_links.append(n)
+            walk(o, hexes | stops[o].hex_bit | lk.hexes, track | lk.track, groups | lk.groups,
+                 v2, r2)
+            path_nodes.pop()
+            path_links.pop()
+
+    for k, s in enumerate(nodes):
+        if progress is not None:
+            progress(k / max(1, len(nodes)))
+        path_nodes[:] = [s]
+        walk(s, stops[s].hex_bit, 0, 0, value[s], total - value[s])
+    for r in reps:
+        r.routes = [Candidate(rev, bits, st, sg) for rev, st, bits, sg in r.pattern_best.values()]
+        r.routes.sort(key=lambda c: (-c.revenue, c.stops, c.segments))
+    return priced
 
 
 def _greedy(

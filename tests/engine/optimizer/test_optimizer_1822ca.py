@@ -152,3 +152,41 @@ def test_random_1822_positions_match_brute_force(seed: int) -> None:
     got = solve(p, sc)
     assert got.complete
     assert got.revenue == brute_force(p, sc)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_e_train_positions_match_brute_force(seed: int) -> None:
+    """E-trains search a contracted graph of tokened cities (links with dominance)."""
+    from dataclasses import replace
+
+    rng = random.Random(5000 + seed)
+    n = rng.randint(6, 8)
+    stops = []
+    for i in range(n):
+        kind = rng.choice(["city"] * 4 + ["town", "offboard"])
+        s = stop(i, kind, rng.choice([10, 20, 30, 40]),
+                 token=kind == "city" and rng.random() < 0.5,
+                 passable=(kind != "offboard") and rng.random() > 0.1,
+                 hex_no=i if rng.random() > 0.15 else max(0, i - 1))
+        if rng.random() < 0.25:
+            s = replace(s, groups=("G",))
+        stops.append(s)
+    links: list[tuple[int, int] | tuple[int, int, int]] = [(rng.randrange(i), i)
+                                                           for i in range(1, n)]
+    for _ in range(n // 2 + 1):
+        a, b = rng.sample(range(n), 2)
+        links.append((a, b))
+    trains = [TrainSpec("E-0", "E", 99, 2, "E")]
+    infos = {"E-0": Train1822(parts=None, e_train=True)}
+    if rng.random() < 0.5:
+        trains.append(TrainSpec("3-0", "3", 3, 1, "normal"))
+        infos["3-0"] = Train1822(parts=None)
+    tokened = [s for s in stops if s.tokened]
+    kw: dict[str, object] = {}
+    if len(tokened) >= 2 and rng.random() < 0.5:
+        kw = {"home": (tokened[0].hex, 0), "destination": (tokened[-1].hex, 0)}
+    sc = scoring(infos, **kw)
+    p = problem(stops, links, trains)
+    got = solve(p, sc)
+    assert got.complete
+    assert got.revenue == brute_force(p, sc)
