@@ -49,9 +49,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
     pytest.param("d07_1822ca_wrs_director_cert_sellable",
                  id="d07_1822ca_wrs_director_cert_sellable"),
     pytest.param("d08_1822ca_wrs_sell_in_blocks", id="d08_1822ca_wrs_sell_in_blocks"),
-    _case("d09_1822ca_wrs_pass_after_payoff",
-          "D9: after payoff_player_debt a player with no further action is passed "
-          "automatically (Round#skip_steps)", slow=True),
+    pytest.param("d09_1822ca_wrs_minor_paid_first_treasury_share", marks=pytest.mark.slow,
+                 id="d09_1822ca_wrs_minor_paid_first_treasury_share"),
     _case("d10_1822ca_discarded_train_copy",
           "D10: only the first discarded copy of each train name is buyable "
           "(depot.rb depot_trains uniq(&:name))", slow=True),

@@ -273,8 +273,10 @@ class G1822CA(Game):
         return self.percent_of(holder, cid) * self.total_shares(cid) // 100
 
     def ipo_shares(self, cid: str) -> list[Share]:
-        """Treasury certificates of ``cid`` in certificate order."""
-        return sorted(self.shares_of(cid, cid), key=lambda s: int(s.id.rsplit("_", 1)[1]))
+        """Treasury certificates of ``cid``, longest held first: a minor's owner paid in
+        shares gets the first of these (18xx ``ipo_shares.first``), so a certificate
+        redeemed from the pool goes after those never sold."""
+        return self.shares_in_arrival_order(cid, cid)
 
     def num_certs(self, pid: str) -> int:
         """Certificates counting against the limit (RB 4.3; yellow-zone shares exempt)."""
