@@ -306,6 +306,10 @@ class ActionPanel(QWidget):
         self._combos[choice.label] = combo
         return row
 
+    def choice(self, label: str) -> Choice:
+        """The choice behind button ``label`` (what a click submits)."""
+        return self._current[label]
+
     def is_open(self, label: str) -> bool:
         """True when choice ``label`` is shown and not greyed."""
         button = self._buttons.get(label)

@@ -9,6 +9,7 @@ gesture ends as an :class:`Action` passed to ``session.submit``.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from PySide6.QtCore import QObject, QPointF, Signal
@@ -430,6 +431,10 @@ class MapController(QObject):
         if self._info is None or self._info.entity is None:
             return
         routes = tuple(r.to_route() for r in self._routes if r.chains)
+        exact, _problem = price(self._session.game, self._info.entity, self._routes)
+        if exact is not None and len(exact) == len(routes):  # 1822CA routes carry revenue
+            routes = tuple(dataclasses.replace(r, revenue=rev)
+                           for r, rev in zip(routes, exact, strict=True))
         self._session.submit(RunRoutes(entity=self._info.entity, entity_type="corporation",
                                        routes=routes))
 

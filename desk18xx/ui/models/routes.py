@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from desk18xx.engine.actions import Route
+from desk18xx.engine.board_lite import TileShape, shape
 from desk18xx.engine.game import Game
 from desk18xx.engine.map import board as mboard
+from desk18xx.engine.map.hexgrid import opposite
 from desk18xx.engine.tiledef import Color, NodeKind, TileDef
 
 
@@ -34,38 +37,80 @@ class TrainRoute:
         return Route(train=self.train, connections=tuple(self.chains))
 
 
+def _placed(game: Game, hex_id: str) -> tuple[TileDef, int, TileShape] | None:
+    """The tile on ``hex_id``, its rotation and track shape, on either kind of board
+    (1867's :class:`~desk18xx.engine.board_lite.Board`, 1822CA's map Board)."""
+    board = game.board
+    if isinstance(board, mboard.Board):
+        if hex_id not in board:
+            return None
+        st = board.hex(hex_id)
+        return st.tile, st.rotation, _shape(st.tile, st.rotation)
+    assert board is not None
+    placed = board.placed.get(hex_id)
+    if placed is None:
+        return None
+    return placed.tile, placed.rotation, placed.shape
+
+
+@lru_cache(maxsize=2048)
+def _shape(tile: TileDef, rotation: int) -> TileShape:
+    return shape(tile, rotation)
+
+
+def _enter(game: Game, hex_id: str, edge: int) -> tuple[str, int] | None:
+    """The (hex, edge) entered by leaving ``hex_id`` across ``edge``, if track joins."""
+    board = game.board
+    if isinstance(board, mboard.Board):
+        other = board.neighbour(hex_id, edge)
+        found = None if other is None else _placed(game, other)
+        back = opposite(edge)
+        if other is None or found is None or back not in found[2].exits:
+            return None
+        return other, back
+    assert board is not None
+    return board.neighbour_enterable(hex_id, edge)
+
+
 def _stop_edges(game: Game, hex_id: str) -> set[int]:
     """Edges joined to a stop (city, town, off-board) on ``hex_id``."""
-    board = game.board
-    assert board is not None
-    placed = board.placed[hex_id]
-    sh = placed.shape
+    found = _placed(game, hex_id)
+    if found is None:
+        return set()
+    tile, _rotation, sh = found
     out: set[int] = set()
-    for i, n in enumerate(placed.tile.nodes):
+    for i, n in enumerate(tile.nodes):
         if n.kind is not NodeKind.JUNCTION:
             out |= set(sh.node_edges[i])
     return out
 
 
 def can_build(game: Game) -> bool:
-    """True when routes can be built by clicking (the 1867 board; 1822CA later)."""
-    return not isinstance(game.board, mboard.Board)
+    """True when routes can be built by clicking (a board the helpers here can walk)."""
+    return game.board is not None
 
 
 def is_stop(game: Game, hex_id: str) -> bool:
     """True when ``hex_id`` holds a city, town or off-board."""
-    board = game.board
-    assert board is not None
-    placed = board.placed.get(hex_id)
-    return placed is not None and any(n.kind is not NodeKind.JUNCTION
-                                      for n in placed.tile.nodes)
+    found = _placed(game, hex_id)
+    return found is not None and any(n.kind is not NodeKind.JUNCTION
+                                     for n in found[0].nodes)
+
+
+def _through(found: tuple[TileDef, int, TileShape], entry: int) -> set[int]:
+    """Edges a train entering across ``entry`` may leave by without stopping: plain
+    track, or track meeting at a junction (1822CA tile 83)."""
+    tile, _rotation, sh = found
+    out = set(sh.edge_edges.get(entry, ()))
+    for i, n in enumerate(tile.nodes):
+        if n.kind is NodeKind.JUNCTION and entry in sh.node_edges[i]:
+            out |= sh.node_edges[i] - {entry}
+    return out
 
 
 def find_chain(game: Game, a: str, b: str,
                used: set[tuple[str, int]] | None = None) -> tuple[str, ...] | None:
     """Hexes from stop ``a`` to stop ``b`` along track, or None (breadth first)."""
-    board = game.board
-    assert board is not None
     used = used or set()
     start_edges = _stop_edges(game, a)
     target_edges = _stop_edges(game, b)
@@ -73,7 +118,7 @@ def find_chain(game: Game, a: str, b: str,
     for e in sorted(start_edges):
         if (a, e) in used:
             continue
-        nxt = board.neighbour_enterable(a, e)
+        nxt = _enter(game, a, e)
         if nxt is not None:
             queue.append((nxt[0], nxt[1], (a, nxt[0])))
     seen: set[tuple[str, int]] = set()
@@ -84,9 +129,11 @@ def find_chain(game: Game, a: str, b: str,
         seen.add((hex_id, entry))
         if hex_id == b and entry in target_edges:
             return path
-        sh = board.placed[hex_id].shape
-        for out in sorted(sh.edge_edges.get(entry, ())):
-            nxt = board.neighbour_enterable(hex_id, out)
+        found = _placed(game, hex_id)
+        if found is None:
+            continue
+        for out in sorted(_through(found, entry)):
+            nxt = _enter(game, hex_id, out)
             if nxt is not None and nxt[0] not in path:
                 queue.append((nxt[0], nxt[1], (*path, nxt[0])))
     return None
@@ -97,27 +144,26 @@ def stop_node(game: Game, hex_id: str, toward: str | None) -> tuple[TileDef, int
     ``toward`` (any stop when None), for drawing the route through it."""
     from desk18xx.engine.map.hexgrid import edge_between, parse_hex
 
-    board = game.board
-    assert board is not None
-    placed = board.placed.get(hex_id)
-    if placed is None:
+    found = _placed(game, hex_id)
+    if found is None:
         return None
+    tile, rotation, sh = found
     edge = None if toward is None else edge_between(parse_hex(hex_id), parse_hex(toward))
-    sh = placed.shape
-    for i, n in enumerate(placed.tile.nodes):
+    for i, n in enumerate(tile.nodes):
         if n.kind is NodeKind.JUNCTION:
             continue
         if edge is None or edge in sh.node_edges[i]:
-            return placed.tile, placed.rotation, i
+            return tile, rotation, i
     return None
 
 
 def stop_revenue(game: Game, hex_id: str) -> int:
     """Printed value of the best stop on ``hex_id`` in the current phase."""
-    board = game.board
-    assert board is not None
+    found = _placed(game, hex_id)
+    if found is None:
+        return 0
     colors = [Color(c) for c in game.phase.tiles]
-    values = [n.revenue.value(colors) for n in board.placed[hex_id].tile.nodes
+    values = [n.revenue.value(colors) for n in found[0].nodes
               if n.kind is not NodeKind.JUNCTION]
     return max(values, default=0)
 

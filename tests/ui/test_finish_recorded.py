@@ -1,0 +1,157 @@
+"""A recorded game loaded near its end and finished through the window.
+
+The last actions of an 18xx.games fixture are played by clicking: the turn
+panel's buttons (passes, dividends), the map and the tile tray (tile lays),
+and the stops of each train's route on the map (runs).  The final result
+must be the recorded one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPointF, QSettings, Qt
+
+from desk18xx.engine.actions import Action, Dividend, Pass, action_from_dict
+from desk18xx.engine.map import hexgrid
+from desk18xx.ui.mainwindow import MainWindow
+from desk18xx.ui.session import GameSession
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
+
+
+def _truncated(src: Path, keep_last: int, out: Path) -> tuple[list[dict[str, Any]],
+                                                                 dict[str, int]]:
+    """Write ``src`` without its last ``keep_last`` game actions; return those and the
+    recorded result."""
+    data = json.loads(src.read_text())
+    actions = data["actions"]
+    game_idx = [i for i, a in enumerate(actions) if a["type"] != "message"]
+    cut = game_idx[-keep_last]
+    result = {str(k): int(v) for k, v in data["result"].items()}
+    data["actions"] = actions[:cut]
+    data.pop("result", None)
+    data["status"] = "active"
+    out.write_text(json.dumps(data))
+    return [a for a in actions[cut:] if a["type"] != "message"], result
+
+
+def _window(qtbot, tmp_path: Path, path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    session = GameSession()
+    session.load(path)
+    win = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.wait_exposed(win)
+    return win
+
+
+def _click_choice(window: MainWindow, wanted: Action) -> None:
+    """Click the turn-panel button whose action is ``wanted`` (a pass or a dividend)."""
+    panel = window.action_panel
+    for label in panel.choice_labels():
+        made = panel.choice(label).make(None)  # what the button submits
+        same = (isinstance(made, Pass) and isinstance(wanted, Pass)) or (
+            isinstance(made, Dividend) and isinstance(wanted, Dividend)
+            and made.kind == wanted.kind)
+        if same and made.entity == wanted.entity:
+            assert panel.is_open(label)
+            panel.button(label).click()
+            return
+    pytest.fail(f"no button for {wanted} in {panel.choice_labels()}")
+
+
+def _click_hex(window: MainWindow, qtbot, hex_id: str) -> None:  # type: ignore[no-untyped-def]
+    view = window.map_view
+    view.centre_on_hex(hex_id)
+    x, y = hexgrid.center(hexgrid.parse_hex(hex_id), view.hex_size())
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.mapFromScene(QPointF(x, y)))
+
+
+def _stops(connections: list[list[str]]) -> list[str]:
+    """The stops of a route in running order, from its hex chains."""
+    first = list(connections[0])
+    if len(connections) > 1 and first[-1] not in (connections[1][0], connections[1][-1]):
+        first.reverse()
+    stops = [first[0], first[-1]]
+    for chain in connections[1:]:
+        stops.append(chain[-1] if chain[0] == stops[-1] else chain[0])
+    return stops
+
+
+def _lay_tile(window: MainWindow, qtbot, raw: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    controller = window.controller
+    _click_hex(window, qtbot, raw["hex"])
+    assert controller.selected_hex == raw["hex"]
+    name = raw["tile"].rsplit("-", 1)[0]
+    tray = window.action_panel.tray
+    item = next(tray.item(i) for i in range(tray.count())
+                if tray.tile_names()[i] == name)
+    tray.itemClicked.emit(item)  # a click on the tile in the tray
+    assert controller.selected_tile == name
+    for _ in range(6):
+        if controller.rotation == raw["rotation"]:
+            break
+        window.action_panel.rotate_button.click()
+    assert controller.rotation == raw["rotation"]
+    window.action_panel.confirm_button.click()
+
+
+def _run(window: MainWindow, qtbot, raw: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    controller = window.controller
+    trains = [r.train for r in controller.routes]
+    expected = 0
+    for route in raw["routes"]:
+        controller.train_combo.setCurrentIndex(trains.index(route["train"]))
+        for hex_id in _stops(route["connections"]):
+            _click_hex(window, qtbot, hex_id)
+        expected += int(route.get("revenue") or 0)
+    if expected:
+        assert f"Revenue ${expected}" in controller.route_label.text()
+    controller.run_button.click()
+
+
+def _finish(window: MainWindow, qtbot, tail: list[dict[str, Any]]) -> None:  # type: ignore[no-untyped-def]
+    rejected: list[str] = []
+    window.session.action_rejected.connect(rejected.append)
+    for raw in tail:
+        before = len(window.session.actions())
+        kind = raw["type"]
+        if kind == "lay_tile":
+            _lay_tile(window, qtbot, raw)
+        elif kind == "run_routes":
+            _run(window, qtbot, raw)
+        elif kind in ("pass", "dividend"):
+            _click_choice(window, action_from_dict(raw))
+        else:
+            pytest.fail(f"no gesture for {kind}")
+        assert not rejected, rejected
+        assert len(window.session.actions()) == before + 1, raw
+        for auto in raw.get("auto_actions") or ():
+            legal = window.session.game.legal_actions()
+            if legal.entity == auto["entity"] and auto["type"] in legal.types:
+                _click_choice(window, action_from_dict(auto))
+
+
+CASES = [("1867/21268.json", 13), ("1822CA/1822CA_game_end_bank.json", 14)]
+
+
+@pytest.mark.parametrize(("fixture", "keep_last"), CASES)
+def test_finish_a_recorded_game(qtbot, tmp_path: Path, fixture: str,  # type: ignore[no-untyped-def]
+                                keep_last: int) -> None:
+    tail, result = _truncated(FIXTURES / fixture, keep_last, tmp_path / "near_end.json")
+    window = _window(qtbot, tmp_path, tmp_path / "near_end.json")
+    assert not window.session.game.finished
+    _finish(window, qtbot, tail)
+    game = window.session.game
+    assert game.finished
+    assert {str(k): v for k, v in game.result().items()} == result
+    assert "wins" in window.action_panel.step.text()
