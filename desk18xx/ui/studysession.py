@@ -27,6 +27,7 @@ class StudySession(QObject):
         current_changed(int): the current node's id.
         tree_changed(): nodes added, removed, reordered or annotated.
         action_rejected(str): the rules refused a move.
+        compare_changed(): the two positions to compare (A, B) were picked.
     """
 
     #: The current node changed; its id.
@@ -35,12 +36,16 @@ class StudySession(QObject):
     tree_changed = Signal()
     #: The rules refused a move; the reason.
     action_rejected = Signal(str)
+    #: The nodes to compare (:attr:`compare_nodes`) changed.
+    compare_changed = Signal()
 
     def __init__(self, study: Study, session: Any = None, parent: QObject | None = None
                  ) -> None:
         super().__init__(parent)
         self.study = study
         self.session = session
+        self.compare_nodes: tuple[Node | None, Node | None] = (None, None)
+        """The positions picked as A and B for the compare view (None: not yet)."""
         study.tree.subscribe(self._on_tree)
 
     @classmethod
@@ -98,6 +103,13 @@ class StudySession(QObject):
             self.action_rejected.emit(str(error))
             return None
 
+    def set_compare(self, which: int, node: Node | None) -> None:
+        """Pick `node` as position A (`which` 0) or B (1) of the compare view."""
+        nodes = list(self.compare_nodes)
+        nodes[which] = node
+        self.compare_nodes = (nodes[0], nodes[1])
+        self.compare_changed.emit()
+
     def set_note(self, node: Node, text: str) -> None:
         """Comment on `node`."""
         self.tree.set_note(node, text)
@@ -124,6 +136,7 @@ class StudySession(QObject):
         self.study.cache.close()
         self.study = Study(self.session.setup, tree, factory=self.session.factory)
         tree.subscribe(self._on_tree)
+        self.compare_nodes = (None, None)
         self.tree_changed.emit()
         self.current_changed.emit(tree.current.id)
 
@@ -132,6 +145,11 @@ class StudySession(QObject):
             self._push()
             self.current_changed.emit(self.tree.current.id)
         else:
+            a, b = (n if n is not None and n in self.tree else None
+                    for n in self.compare_nodes)
+            if (a, b) != self.compare_nodes:  # a compared position was deleted
+                self.compare_nodes = (a, b)
+                self.compare_changed.emit()
             self.tree_changed.emit()
 
     def _push(self) -> None:

@@ -201,3 +201,47 @@ def test_the_dock_updated_in_place_matches_a_fresh_one(qtbot: QtBot,
         assert _shape(dock) == _shape(fresh), step
         assert dock.selected_node() is tree.current
         fresh.deleteLater()
+
+
+def test_any_two_nodes_are_compared_from_the_tree_dock(qtbot: QtBot,
+                                                      study: StudySession) -> None:
+    """"Compare: set as A/B" on moves picked in the tree (not the current one), and
+    Ctrl-click (the current position against the clicked move), without moving."""
+    tree_dock = StudyTreeDock(study)
+    compare = CompareDock(study)
+    qtbot.addWidget(tree_dock)
+    qtbot.addWidget(compare)
+    tree_dock.show()
+    main = study.tree.main_line()
+    study.go_to(main[2])
+    alt = study.tree.play({"type": "pass", "entity": 6120, "entity_type": "player"})
+    study.go_to(main[-1])
+    actions = {a.text(): a for a in tree_dock.tree_widget.actions()}
+    tree_dock.menu_node = main[60]  # as while its right-click menu is open
+    actions["Compare: set as A"].trigger()
+    tree_dock.menu_node = alt
+    actions["Compare: set as B"].trigger()
+    tree_dock.menu_node = None
+    assert study.tree.current is main[-1]  # picking did not move
+    assert (compare.a, compare.b) == (main[60], alt)
+    assert "A: 61." in compare.heading.text() and "B: 4." in compare.heading.text()
+    cash = {r.label: r for r in compare.rows}["Player 1 cash"]
+    expected_a = study.study.game_at(main[60]).cash[study.study.setup.players[0][0]]
+    assert cash.a == str(expected_a) and cash.differs
+    row = compare.rows.index(cash)
+    assert compare.table.item(row, 2).background().color() == DIFF_COLOR
+    # Ctrl-click: the current position (A) against the clicked move (B)
+    item = tree_dock.item_for(main[100])
+    assert item is not None
+    widget = tree_dock.tree_widget
+    widget.scrollToItem(item)
+    rect = widget.visualItemRect(item)
+    qtbot.mouseClick(widget.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.ControlModifier, rect.center())
+    assert study.tree.current is main[-1]
+    assert (compare.a, compare.b) == (main[-1], main[100])
+    assert compare.differing()
+    # a compared position deleted: it is dropped from the comparison
+    study.set_compare(1, alt)
+    study.delete(alt)
+    assert compare.b is None and compare.rows == []

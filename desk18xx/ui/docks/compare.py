@@ -2,7 +2,10 @@
 
 Each player's cash, certificates and value and each company's cash, trains
 and price (`desk18xx.engine.compare.compare_games`). "A = current" and
-"B = current" pick the nodes; `set_nodes` picks them from code.
+"B = current" pick the current position; any two nodes are picked in the tree
+dock ("Compare: set as A/B" in its menu, or Ctrl-click to compare a node with
+the current position), through `StudySession.set_compare`; `set_nodes` shows
+two nodes from code.
 """
 
 from __future__ import annotations
@@ -56,10 +59,11 @@ class CompareDock(QDockWidget):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         layout.addWidget(self.table)
         self.setWidget(body)
-        self.pick_a.clicked.connect(lambda: self.set_nodes(study.tree.current, self.b))
-        self.pick_b.clicked.connect(lambda: self.set_nodes(self.a, study.tree.current))
+        self.pick_a.clicked.connect(lambda: study.set_compare(0, study.tree.current))
+        self.pick_b.clicked.connect(lambda: study.set_compare(1, study.tree.current))
         self.only_diff.toggled.connect(lambda _on: self._fill())
         study.tree_changed.connect(self._tree_changed)
+        study.compare_changed.connect(self._picked)
 
     def set_nodes(self, a: Node | None, b: Node | None) -> None:
         """Compare node `a` with node `b` (either may be None: not picked yet)."""
@@ -71,7 +75,18 @@ class CompareDock(QDockWidget):
             self.rows = []
         else:
             self.rows = compare_games(self.study.study.game_at(a), self.study.study.game_at(b))
+            count = len(self.differing())
+            self.heading.setText(self.heading.text() + f"   ({count} difference"
+                                 + ("" if count == 1 else "s") + ")")
         self._fill()
+
+    def _picked(self) -> None:
+        """A or B was picked (here, in the tree dock or the menu): show them."""
+        a, b = self.study.compare_nodes
+        self.set_nodes(a, b)
+        if a is not None and b is not None and not self.isWindow():
+            self.show()
+            self.raise_()  # bring its tab forward in the main window
 
     def differing(self) -> list[CompareRow]:
         """The rows that differ."""

@@ -8,6 +8,9 @@ another order too (transposition) and a ``✎`` for a note are shown on each mov
 Keyboard: left/right along the line (undo/redo), up/down to the previous or
 next branch at this point, Home/End to the start/end of the line. Clicking a
 move jumps there (the position comes from the snapshot cache, so it is quick).
+Ctrl-click compares a move with the current position (without going there);
+the right-click menu names, notes, marks, promotes, deletes and picks the
+moves to compare, on the move clicked.
 """
 
 from __future__ import annotations
@@ -16,11 +19,12 @@ import weakref
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QFont, QKeyEvent
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAction, QFont, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QInputDialog,
+    QMenu,
     QTreeWidget,
     QTreeWidgetItem,
     QWidget,
@@ -61,6 +65,22 @@ class StudyTreeWidget(QTreeWidget):
         self.setUniformRowHeights(True)
         self.setExpandsOnDoubleClick(False)
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        """Ctrl-click: compare that move with the current position; a right click
+        opens the menu for the move under it without going there."""
+        item = self.itemAt(event.position().toPoint())
+        if event.button() == Qt.MouseButton.RightButton:
+            event.accept()
+            return
+        if (event.button() == Qt.MouseButton.LeftButton and item is not None
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            node = self.study.tree.node(int(item.data(0, NODE_ROLE)))
+            self.study.set_compare(0, self.study.tree.current)
+            self.study.set_compare(1, node)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         key = event.key()
         moves = {
@@ -93,6 +113,8 @@ class StudyTreeDock(QDockWidget):
         self._heads: set[int] = set()
         """Ids of nodes shown as the head of a variation (not continuing a line)."""
         self._shown = study.tree.current.id
+        self.menu_node: Node | None = None
+        """The node right-clicked, while its menu is open (the menu acts on it)."""
         self._syncing = False
         self._tree: VariationTree | None = None
         self._listener: TreeListener | None = None
@@ -113,7 +135,10 @@ class StudyTreeDock(QDockWidget):
         return self.study.tree.node(int(item.data(0, NODE_ROLE)))
 
     def selected_node(self) -> Node | None:
-        """The node of the selected item."""
+        """The node the menu acts on: the one right-clicked while its menu is open,
+        else the selected one."""
+        if self.menu_node is not None and self.menu_node in self.study.tree:
+            return self.menu_node
         item = self.tree_widget.currentItem()
         return None if item is None else self.node_of(item)
 
@@ -306,7 +331,8 @@ class StudyTreeDock(QDockWidget):
     # -- annotations ----------------------------------------------------------------------
     def _add_actions(self) -> None:
         widget = self.tree_widget
-        widget.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        widget.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        widget.customContextMenuRequested.connect(self._menu)
         entries: list[tuple[str, Any]] = [
             ("Name branch…", self._ask_name),
             ("Note…", self._ask_note),
@@ -314,11 +340,27 @@ class StudyTreeDock(QDockWidget):
               for m in Mark],
             ("Promote to main line", lambda: self._with_selected(self.study.promote)),
             ("Delete from here", lambda: self._with_selected(self.study.delete)),
+            ("Compare: set as A", lambda: self._with_selected(
+                lambda node: self.study.set_compare(0, node))),
+            ("Compare: set as B", lambda: self._with_selected(
+                lambda node: self.study.set_compare(1, node))),
         ]
         for text, slot in entries:
             action = QAction(text, widget)
             action.triggered.connect(slot)
             widget.addAction(action)
+
+    def _menu(self, pos: QPoint) -> None:
+        """The right-click menu, acting on the move under the mouse."""
+        item = self.tree_widget.itemAt(pos)
+        if item is None:
+            return
+        self.menu_node = self.node_of(item)
+        try:
+            QMenu.exec(self.tree_widget.actions(),
+                       self.tree_widget.viewport().mapToGlobal(pos), None, self)
+        finally:
+            self.menu_node = None
 
     def _with_selected(self, apply: Any) -> None:
         node = self.selected_node()
