@@ -268,6 +268,12 @@ class Board:
         return self._neighbours[HexId(hex_id)]
 
     @property
+    def neighbour_table(self) -> Mapping[HexId, tuple[HexId | None, ...]]:
+        """Neighbours of every hex; one object per map, shared by :meth:`copy`
+        (caches use it to tell boards of one map apart from others)."""
+        return self._neighbours
+
+    @property
     def manifest(self) -> Mapping[str, ManifestTile]:
         """The title's tile manifest."""
         return self._tiles

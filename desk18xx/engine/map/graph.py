@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from desk18xx.engine.ids import HexId
 from desk18xx.engine.map.board import Board, HexState
 from desk18xx.engine.map.hexgrid import opposite
-from desk18xx.engine.map.tiles import NODE
+from desk18xx.engine.map.tiles import NODE, Geometry
 from desk18xx.engine.tiledef import Color, NodeKind
 
 PathRef = tuple[HexId, int]
@@ -60,12 +60,21 @@ class Reach:
 class TrackGraph:
     """Links between the paths of adjacent tiles for one board version.
 
+    A graph for a later version of the same board (or of a copy of it) is
+    derived from the previous one (:func:`graph_for`): only the hexes whose
+    state changed and their neighbours are relinked, and a company's reach is
+    kept when no changed hex lies on or beside its walk and none holds its
+    token before or after.
+
     Args:
         board: the board; the graph is valid while ``board.version`` is unchanged.
         impassable_colors: printed colours reached only across their own track.
+        base: a graph of an earlier state of this board (or of the board it was
+            copied from) to update instead of building from scratch.
     """
 
-    def __init__(self, board: Board, impassable_colors: Collection[Color] = DEFAULT_IMPASSABLE):
+    def __init__(self, board: Board, impassable_colors: Collection[Color] = DEFAULT_IMPASSABLE,
+                 base: TrackGraph | None = None):
         self.board = board
         self.version = board.version
         self.serial = board.serial
@@ -73,27 +82,77 @@ class TrackGraph:
         self._states: dict[HexId, HexState] = {st.hex_id: st for st in board}
         self._open: dict[HexId, tuple[HexId | None, ...]] = {}
         self._links: dict[tuple[HexId, int], tuple[PathRef, ...]] = {}
-        self._reach: dict[str | None, Reach] = {}
+        self._reach: dict[str, Reach] = {}
+        self._walked: dict[str, frozenset[HexId]] = {}
+        """Per reached company: hexes with its tokens or with track it walked."""
+        self._each: dict[str, list[frozenset[NodeRef]]] = {}
+        self._enough: dict[str, bool] = {}
+        self._tokens: dict[str, list[NodeRef]] | None = None
+        if base is not None and self._can_derive(base):
+            self._derive(base)
+            return
         for hid, st in self._states.items():
-            opened: list[HexId | None] = []
+            self._open[hid] = self._open_row(hid, st)
+        for hid, st in self._states.items():
+            self._link_row(hid, st)
+
+    def _can_derive(self, base: TrackGraph) -> bool:
+        return (base._impassable == self._impassable
+                and base.board.neighbour_table is self.board.neighbour_table
+                and base._states.keys() == self._states.keys())
+
+    def _derive(self, base: TrackGraph) -> None:
+        old = base._states
+        changed = {hid for hid, st in self._states.items() if old[hid] is not st}
+        self._open = dict(base._open)
+        self._links = dict(base._links)
+        around = set(changed)
+        for hid in changed:
+            around.update(n for n in self.board.neighbours(hid) if n is not None)
+        for hid in around:
+            self._open[hid] = self._open_row(hid, self._states[hid])
+        for hid in around:
             for edge in range(6):
-                opened.append(self._open_neighbour(hid, st, edge))
-            self._open[hid] = tuple(opened)
-        for hid, st in self._states.items():
-            for edge in st.geo.exits:
-                nid = self._open[hid][edge]
-                if nid is None:
-                    continue
-                back = opposite(edge)
-                targets = tuple((nid, j) for j in self._states[nid].geo.edge_paths[back])
-                if targets:
-                    self._links[(hid, edge)] = targets
+                self._links.pop((hid, edge), None)
+            self._link_row(hid, self._states[hid])
+        moved: set[str] = set()
+        for hid in changed:
+            moved |= _corps_on(old[hid])
+            moved |= _corps_on(self._states[hid])
+        # a walk reads the states, links and openings of the hexes it walks; these
+        # depend on the hex and its neighbours, so hexes ``around`` a change differ
+        for corp, reach in base._reach.items():
+            walked = base._walked[corp]
+            if corp in moved or not walked.isdisjoint(around):
+                continue
+            self._reach[corp] = reach
+            self._walked[corp] = walked
+            each = base._each.get(corp)
+            if each is not None:
+                self._each[corp] = each
+        for key, enough in base._enough.items():
+            if key.partition("\0")[0] in self._reach:
+                self._enough[key] = enough
+
+    def _open_row(self, hid: HexId, st: HexState) -> tuple[HexId | None, ...]:
+        return tuple(self._open_neighbour(hid, st, edge) for edge in range(6))
+
+    def _link_row(self, hid: HexId, st: HexState) -> None:
+        row = self._open[hid]
+        for edge in st.geo.exits:
+            nid = row[edge]
+            if nid is None:
+                continue
+            back = opposite(edge)
+            targets = tuple((nid, j) for j in self._states[nid].geo.edge_paths[back])
+            if targets:
+                self._links[(hid, edge)] = targets
 
     def _open_neighbour(self, hid: HexId, st: HexState, edge: int) -> HexId | None:
         nid = self.board.neighbour(hid, edge)
         if nid is None:
             return None
-        if any(b.edge == edge and b.type == "impassable" for b in st.borders):
+        if st.borders and any(b.edge == edge and b.type == "impassable" for b in st.borders):
             return None
         if self.board.hex_def(nid).tile.color in self._impassable:
             if opposite(edge) not in self._states[nid].geo.exits:
@@ -126,80 +185,191 @@ class TrackGraph:
         """What ``corp`` reaches from its tokens (cached)."""
         found = self._reach.get(corp)
         if found is None:
-            found = self._compute(corp)
+            found, touched = self._compute(corp)
             self._reach[corp] = found
+            self._walked[corp] = touched
         return found
 
     def token_nodes(self, corp: str) -> list[NodeRef]:
         """The city nodes holding a ``corp`` token, in board order."""
-        return [(hid, n) for hid, st in self._states.items()
-                for c, n in enumerate(st.geo.city_nodes)
-                if any(t.corp == corp for t in st.city_tokens(c))]
+        if self._tokens is None:
+            index: dict[str, list[NodeRef]] = {}
+            for hid, st in self._states.items():
+                for c, n in enumerate(st.geo.city_nodes):
+                    for who in dict.fromkeys(t.corp for t in st.city_tokens(c)):
+                        index.setdefault(who, []).append((hid, n))
+            self._tokens = index
+        return list(self._tokens.get(corp, ()))
 
     def reach_from_each_token(self, corp: str) -> list[frozenset[NodeRef]]:
         """Per token, the nodes its own walk reaches (18xx ``Graph#compute``
         ``local_nodes``): the other token cities are reached but not walked through."""
-        tokens = self.token_nodes(corp)
-        return [self._compute(corp, only=t, stops=frozenset(tokens) - {t}).nodes
-                for t in tokens]
+        found = self._each.get(corp)
+        if found is None:
+            self.reach(corp)  # the walks lie within it: its walked hexes cover them
+            tokens = self.token_nodes(corp)
+            found = []
+            for t in tokens:
+                walked = self._walk(corp, [t], frozenset(tokens) - {t})
+                assert walked is not None
+                found.append(frozenset(self._nodes_of(walked, [t])))
+            self._each[corp] = found
+        return list(found)
 
-    def _compute(self, corp: str, only: NodeRef | None = None,
-                 stops: frozenset[NodeRef] = frozenset()) -> Reach:
-        nodes: set[NodeRef] = set()
-        paths: set[PathRef] = set()
+    def token_walk_reaches(self, corp: str, count: int) -> bool:
+        """True when one token's own walk (:meth:`reach_from_each_token`) reaches
+        ``count`` nodes other than junctions, its token city included."""
+        key = f"{corp}\0{count}"
+        found = self._enough.get(key)
+        if found is None:
+            self.reach(corp)  # the walks lie within it: its walked hexes cover them
+            tokens = self.token_nodes(corp)
+            found = any(self._walk(corp, [t], frozenset(tokens) - {t}, count) is None
+                        for t in tokens)
+            self._enough[key] = found
+        return found
+
+    def _compute(self, corp: str) -> tuple[Reach, frozenset[HexId]]:
+        """The walk from ``corp``'s tokens, and the hexes it walked (token hexes included)."""
+        starts = self.token_nodes(corp)
+        paths = self._walk(corp, starts, frozenset())
+        assert paths is not None
+        opened = self._open
+        states = self._states
+        by_hex: dict[HexId, list[int]] = {hid: [] for hid, _n in starts}
+        for hid, p in paths:
+            by_hex.setdefault(hid, []).append(p)
+        nodes: set[NodeRef] = set(starts)
         edges: dict[HexId, set[int]] = {}
-        stack: list[tuple[HexId, int, int]] = []
-        for hid, n in self.token_nodes(corp) if only is None else [only]:
-            st = self._states[hid]
-            nodes.add((hid, n))
-            here = edges.setdefault(hid, set())
-            here.update(e for e in range(6) if self._open[hid][e] is not None)
-            for p in st.geo.node_paths[n]:
-                stack.append((hid, p, NODE + n))
-        seen: set[tuple[HexId, int, int]] = set()
-        while stack:
-            item = stack.pop()
-            if item in seen:
-                continue
-            seen.add(item)
-            hid, p, came = item
-            geo = self._states[hid].geo
-            a, b = geo.ends[p]
-            terminal = geo.terminal[p]
-            if terminal and any(
-                x >= NODE and geo.kinds[x - NODE] is NodeKind.JUNCTION for x in (a, b)
-            ):
-                continue
-            paths.add((hid, p))
-            for end in (a, b):
-                if end >= NODE:
-                    nodes.add((hid, end - NODE))
-                else:
-                    edges.setdefault(hid, set()).add(end)
-                    nid = self._open[hid][end]
-                    if nid is not None:
-                        edges.setdefault(nid, set()).add(opposite(end))
-            for end in (a, b):
-                if end == came:
-                    continue
-                if end < NODE:
-                    for nid, q in self._links.get((hid, end), ()):
-                        stack.append((nid, q, opposite(end)))
-                    continue
-                node = end - NODE
-                if (hid, node) in stops:
-                    continue
-                if geo.kinds[node] is not NodeKind.JUNCTION:
-                    if terminal or self.blocks(hid, node, corp):
-                        continue
-                for q in geo.node_paths[node]:
-                    if q != p:
-                        stack.append((hid, q, end))
-        return Reach(
+        token_hexes = {hid for hid, _n in starts}
+        for hid, ps in by_hex.items():
+            table = _table(states[hid].geo)
+            here: set[int] = set()
+            for p in ps:
+                row = table[p]
+                here.update(row[4])
+                nodes.update((hid, n) for n in row[5])
+            row_open = opened[hid]
+            for e in here:
+                nid = row_open[e]
+                if nid is not None:
+                    edges.setdefault(nid, set()).add(_OPPOSITE[e])
+            if hid in token_hexes:  # new track may leave a token's hex at any open side
+                here.update(e for e, nid in enumerate(row_open) if nid is not None)
+            if here or hid in token_hexes:
+                edges.setdefault(hid, set()).update(here)
+        reach = Reach(
             nodes=frozenset(nodes),
             paths=frozenset(paths),
             edges={h: frozenset(e) for h, e in edges.items()},
         )
+        return reach, frozenset(by_hex)
+
+    def _nodes_of(self, paths: Collection[PathRef], starts: Collection[NodeRef]) -> set[NodeRef]:
+        """The start nodes and every node at an end of ``paths``."""
+        states = self._states
+        nodes = set(starts)
+        for hid, p in paths:
+            nodes.update((hid, n) for n in _table(states[hid].geo)[p][5])
+        return nodes
+
+    def _walk(self, corp: str, starts: Collection[NodeRef], stops: frozenset[NodeRef],
+              enough: int = 0) -> set[PathRef] | None:
+        """The paths a walk of ``corp`` from the ``starts`` nodes traces.
+
+        The walk does not pass through ``stops`` nodes.  With ``enough``, it
+        ends early, returning None, once it reaches that many nodes other than
+        junctions (the starts included).
+        """
+        states = self._states
+        links = self._links
+        junction, city_kind, offboard = NodeKind.JUNCTION, NodeKind.CITY, NodeKind.OFFBOARD
+        paths: set[PathRef] = set()
+        found: set[NodeRef] = set()
+        if enough:
+            found.update(x for x in starts if states[x[0]].geo.kinds[x[1]] is not junction)
+            if len(found) >= enough:
+                return None
+        seen: set[tuple[HexId, int, int]] = set()
+        stack: list[tuple[HexId, int, int]] = []
+        for hid, n in starts:
+            for p in states[hid].geo.node_paths[n]:
+                item = (hid, p, NODE + n)
+                if item not in seen:
+                    seen.add(item)
+                    stack.append(item)
+        while stack:
+            hid, p, came = stack.pop()
+            st = states[hid]
+            geo = st.geo
+            a, b, terminal, skip, _edges, _nodes, stops_here = _table(geo)[p]
+            if skip:
+                continue
+            paths.add((hid, p))
+            if enough:
+                found.update((hid, n) for n in stops_here)
+                if len(found) >= enough:
+                    return None
+            if a == b:
+                continue
+            end = b if came == a else a
+            if end < NODE:
+                back = _OPPOSITE[end]
+                for nid, q in links.get((hid, end), ()):
+                    item = (nid, q, back)
+                    if item not in seen:
+                        seen.add(item)
+                        stack.append(item)
+                continue
+            node = end - NODE
+            if stops and (hid, node) in stops:
+                continue
+            kind = geo.kinds[node]
+            if kind is not junction:
+                if terminal or kind is offboard:
+                    continue
+                if kind is city_kind and st.city_blocks(geo.city_nodes.index(node), corp):
+                    continue
+            for q in geo.node_paths[node]:
+                if q != p:
+                    item = (hid, q, end)
+                    if item not in seen:
+                        seen.add(item)
+                        stack.append(item)
+        return paths
+
+
+_OPPOSITE = tuple(opposite(e) for e in range(6))
+
+PathRow = tuple[int, int, bool, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""Per path: its ends, terminal, never walked (terminal at a junction), its
+edges, its nodes, and its nodes other than junctions."""
+
+_TABLES: dict[Geometry, tuple[PathRow, ...]] = {}
+
+
+def _table(geo: Geometry) -> tuple[PathRow, ...]:
+    """The walk's view of a tile's paths, built once per geometry."""
+    found = _TABLES.get(geo)
+    if found is None:
+        rows = []
+        for (a, b), terminal in zip(geo.ends, geo.terminal, strict=True):
+            junction = [x >= NODE and geo.kinds[x - NODE] is NodeKind.JUNCTION for x in (a, b)]
+            rows.append((a, b, terminal, terminal and any(junction),
+                         tuple(x for x in dict.fromkeys((a, b)) if x < NODE),
+                         tuple(x - NODE for x in dict.fromkeys((a, b)) if x >= NODE),
+                         tuple(x - NODE for x, j in zip((a, b), junction, strict=True)
+                               if x >= NODE and not j)))
+        found = tuple(rows)
+        _TABLES[geo] = found
+    return found
+
+
+def _corps_on(st: HexState) -> set[str]:
+    """Companies with a token (slot or extra) in the hex."""
+    out = {t.corp for slots in st.tokens for t in slots if t is not None}
+    out.update(t.corp for extra in st.extra_tokens for t in extra)
+    return out
 
 
 _CACHE: dict[int, TrackGraph] = {}
@@ -208,13 +378,23 @@ _CACHE: dict[int, TrackGraph] = {}
 def graph_for(
     board: Board, impassable_colors: Collection[Color] = DEFAULT_IMPASSABLE
 ) -> TrackGraph:
-    """The graph of ``board`` at its current version, built once per version."""
+    """The graph of ``board`` at its current version, built once per version.
+
+    A new version is derived from the board's previous graph; a new board (a
+    copy) from the last graph of the same map, so snapshots stay cheap.
+    """
     g = _CACHE.get(board.serial)
-    if g is None or g.version != board.version or g.board is not board:
-        g = TrackGraph(board, impassable_colors)
-        if len(_CACHE) > 64:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[board.serial] = g
+    if g is not None and g.version == board.version and g.board is board:
+        return g
+    base = g if g is not None and g.board is board else None
+    if base is None:
+        base = next((x for x in reversed(_CACHE.values())
+                     if x.board.neighbour_table is board.neighbour_table), None)
+    g = TrackGraph(board, impassable_colors, base)
+    _CACHE.pop(board.serial, None)
+    if len(_CACHE) > 64:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[board.serial] = g
     return g
 
 

@@ -314,16 +314,21 @@ class G1822CA(Game):
 
     def crowded(self, corp: str) -> bool:
         """Over the train limit, or two special trains of one kind (18xx ``crowded_corp?``)."""
-        trains = self.corp_trains(corp)
-        if len(self.real_trains(corp)) > self.train_limit(corp):
+        ids = self.corps[corp].trains
+        if not ids:
+            return False  # checked for every company whenever a step looks for discards
+        names = [self.trains[t].name for t in ids]
+        if sum(1 for n in names if n not in R.EXTRA_TRAINS) > self.train_limit(corp):
             return True
-        if sum(1 for t in trains if t.name in R.EXTRA_TRAIN_PERMANENTS) > 1:
+        if len(names) < 2:
+            return False
+        if sum(1 for n in names if n in R.EXTRA_TRAIN_PERMANENTS) > 1:
             return True
-        if sum(1 for t in trains if t.name == R.PULLMAN) > 1:
+        if names.count(R.PULLMAN) > 1:
             return True
-        if not self.config.compat_18xxgames and sum(1 for t in trains if t.name == R.E_TRAIN) > 1:
+        if not self.config.compat_18xxgames and names.count(R.E_TRAIN) > 1:
             return True  # RB 5.17.7: one E-train per company, even after an acquisition
-        return sum(1 for t in trains if t.name == R.GRAIN) > 1
+        return names.count(R.GRAIN) > 1
 
     def discardable(self, corp: str) -> list[Train]:
         """The trains to choose from when crowded (18xx ``DiscardTrain#trains``)."""
@@ -850,18 +855,14 @@ class G1822CA(Game):
 
         board = self.map
         graph = graph_for(board)
-
-        def two_stops(reached: frozenset[tuple[str, int]]) -> bool:
-            stops = [(h, n) for h, n in reached
-                     if board.hex(h).geo.kinds[n] is not NodeKind.JUNCTION]
-            return len(stops) >= 2
-
         # each token's walk lies within the (cached) walk from all of them together
-        if not two_stops(graph.reach(corp).nodes):
+        stops = [(h, n) for h, n in graph.reach(corp).nodes
+                 if board.hex(h).geo.kinds[n] is not NodeKind.JUNCTION]
+        if len(stops) < 2:
             return False
-        if len(board.tokens_of(corp)) <= 1:
+        if len(graph.token_nodes(corp)) <= 1:
             return True
-        return any(two_stops(r) for r in graph.reach_from_each_token(corp))
+        return graph.token_walk_reaches(corp, 2)
 
     def can_token_in(self, corp: str, hex_id: str, city: int) -> bool:
         """``corp`` reaches that city and it has a slot for it (18xx ``tokenable?``)."""
