@@ -131,6 +131,9 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
             return 1
         return 0
     window.show()
+    from desk18xx.ui.idlegc import IdleCollector
+
+    IdleCollector(session, window)  # full garbage passes while idle, not during a move
     app.installEventFilter(FileOpenFilter(window))
     from desk18xx.ui.files import start_autosave
 

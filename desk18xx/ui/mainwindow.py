@@ -37,7 +37,7 @@ from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import corp_colors, destinations, tile_counts
 from desk18xx.ui.models.choices import TurnInfo, turn_info
-from desk18xx.ui.models.log import LogModel, log_entries
+from desk18xx.ui.models.log import LogModel
 from desk18xx.ui.models.market import market_cells
 from desk18xx.ui.models.tables import (
     BANK_HEADERS,
@@ -70,6 +70,12 @@ def _table(model: RowsModel) -> QTableView:
     view.horizontalHeader().setStretchLastSection(True)
     view.setWordWrap(False)
     model.modelReset.connect(view.resizeColumnsToContents)
+
+    def fit_changed(first: QModelIndex, last: QModelIndex) -> None:
+        for column in range(first.column(), last.column() + 1):
+            view.resizeColumnToContents(column)
+
+    model.dataChanged.connect(fit_changed)  # only the columns of changed cells
     return view
 
 
@@ -410,8 +416,7 @@ class MainWindow(QMainWindow):
         self.controller.refresh(info)
         self._show_tables(game, info)
         names = {p.id: p.name for p in game.players}
-        if self.log_model.set_entries(log_entries(self.session.actions(),
-                                                  self.session.rounds(), names)):
+        if self.log_model.show_actions(self.session.actions(), self.session.rounds(), names):
             self.log_view.scrollToBottom()
         auction = self._auction_text(info)
         if auction and not self.auction_label.text():

@@ -94,6 +94,8 @@ class BorderItem(QGraphicsItem):
         self.setScale(hex_item.scale())
         self.setZValue(self.Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        # like the hex: a pixmap, so overlays changing above it do not repaint it
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         m = BORDER_WIDTH

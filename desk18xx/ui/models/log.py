@@ -38,17 +38,23 @@ def header(key: RoundKey) -> str:
 
 
 def log_entries(actions: Sequence[Action], rounds: Sequence[RoundKey],
-                names: dict[str, str]) -> list[LogEntry]:
-    """Headers and lines for the live actions."""
+                names: dict[str, str], *, first: int = 0,
+                after: RoundKey | None = None) -> list[LogEntry]:
+    """Headers and lines for the live actions.
+
+    Args:
+        first: how many live actions come before ``actions`` (a log's tail).
+        after: the round of the action before ``actions`` (no header repeated).
+    """
     out: list[LogEntry] = []
-    last: RoundKey | None = None
+    last = after
     for i, action in enumerate(actions):
         key = rounds[i] if i < len(rounds) else last
         if key is not None and key != last:
             out.append(LogEntry(header(key)))
             last = key
         out.append(LogEntry(_described(action, names.get(action.entity, action.entity)),
-                            i + 1))
+                            first + i + 1))
     return out
 
 
@@ -75,6 +81,40 @@ class LogModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._entries: list[LogEntry] = []
+        self._shown: tuple[list[Action], list[RoundKey], dict[str, str]] | None = None
+        """The actions, rounds and names of :meth:`show_actions` (None after set_entries)."""
+
+    def show_actions(self, actions: Sequence[Action], rounds: Sequence[RoundKey],
+                     names: dict[str, str]) -> bool:
+        """Show the log of ``actions``: a longer log of the same actions (a move was
+        played) only describes and inserts the new rows, anything else is rebuilt.
+
+        Returns:
+            True when something changed.
+        """
+        new_actions, new_rounds = list(actions), list(rounds)
+        shown = self._shown
+        if shown is not None:
+            old_actions, old_rounds, old_names = shown
+            n = len(old_actions)
+            if (names == old_names and len(new_actions) >= n
+                    and len(new_rounds) >= len(old_rounds) == n
+                    and all(a is b for a, b in zip(old_actions, new_actions, strict=False))
+                    and all(a is b or a == b
+                            for a, b in zip(old_rounds, new_rounds, strict=False))):
+                self._shown = (new_actions, new_rounds, dict(names))
+                if len(new_actions) == n:
+                    return False
+                tail = log_entries(new_actions[n:], new_rounds[n:], names, first=n,
+                                   after=old_rounds[-1] if old_rounds else None)
+                start = len(self._entries)
+                self.beginInsertRows(QModelIndex(), start, start + len(tail) - 1)
+                self._entries.extend(tail)
+                self.endInsertRows()
+                return True
+        changed = self.set_entries(log_entries(new_actions, new_rounds, names))
+        self._shown = (new_actions, new_rounds, dict(names))
+        return changed
 
     def set_entries(self, entries: Sequence[LogEntry]) -> bool:
         """Replace the log; appending only inserts the new rows.
@@ -82,6 +122,7 @@ class LogModel(QAbstractListModel):
         Returns:
             True when something changed.
         """
+        self._shown = None
         new = list(entries)
         old = self._entries
         if new == old:

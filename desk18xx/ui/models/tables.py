@@ -1,7 +1,8 @@
 """Table models over plain rows, and the rows read from a game.
 
-The row functions are the docks' only view of engine state; the models reset
-when the session's state changes (STYLE.md §6).
+The row functions are the docks' only view of engine state; the models take
+new rows when the session's state changes (STYLE.md §6) and announce only
+what changed.
 """
 
 from __future__ import annotations
@@ -43,17 +44,36 @@ class RowsModel(QAbstractTableModel):
         self._rows: list[Row] = []
 
     def set_rows(self, rows: Sequence[Row]) -> bool:
-        """Replace every row (a model reset); nothing happens when they are equal.
+        """Replace every row; nothing happens when they are equal.
+
+        With as many rows as before only the changed cells are announced
+        (``dataChanged`` over the block of changed rows and columns), so a
+        view repaints those and keeps its column widths; a different row
+        count resets the model.
 
         Returns:
             True when the rows changed.
         """
         new = list(rows)
-        if new == self._rows:
+        old = self._rows
+        if new == old:
             return False
-        self.beginResetModel()
+        if len(new) != len(old):
+            self.beginResetModel()
+            self._rows = new
+            self.endResetModel()
+            return True
+        changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+        last = len(self._headers) - 1
+        if any(_look(old[i]) != _look(new[i]) for i in changed):
+            columns = [0, last]  # a colour or tooltip: the whole row
+        else:
+            columns = [c for c in range(last + 1)
+                       if any(_cell(old[i], c) != _cell(new[i], c) for i in changed)]
+            columns = columns or [0, last]
         self._rows = new
-        self.endResetModel()
+        self.dataChanged.emit(self.index(changed[0], columns[0]),
+                              self.index(changed[-1], columns[-1]))
         return True
 
     def rows(self) -> list[Row]:
@@ -94,6 +114,14 @@ class RowsModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._headers):
             return self._headers[section]
         return None
+
+
+def _cell(row: Row, column: int) -> str:
+    return row.cells[column] if column < len(row.cells) else ""
+
+
+def _look(row: Row) -> tuple[str | None, str | None, str]:
+    return row.background, row.foreground, row.tooltip
 
 
 # -- rows read from a game -------------------------------------------------------------

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from desk18xx.engine.game import Game
 from desk18xx.engine.map import board as mboard
-from desk18xx.engine.map import hexgrid, upgrades
+from desk18xx.engine.map import hexgrid, tiles, upgrades
 from desk18xx.engine.map.graph import graph_for
 from desk18xx.engine.tiledef import COLOR_ORDER, Color, HexDef, TileDef
 
@@ -100,14 +100,54 @@ def _upgrade_ok(board: mboard.Board, st: mboard.HexState, tile: TileDef,
     return ok
 
 
+#: (id(hex state), id(tile), id(rules), ids of the deciding neighbours' states) ->
+#: (the objects keyed on, the rotations open but for the connection, with their exits).
+_OPEN: dict[tuple[int, ...], tuple[tuple[object, ...],
+                                   tuple[tuple[int, frozenset[int]], ...]]] = {}
+_OPEN_MAX = 100_000
+
+
+def _around(board: mboard.Board, hex_id: str,
+            rules: upgrades.TrackRules) -> tuple[mboard.HexState, ...]:
+    """The neighbours whose own track decides whether an edge of ``hex_id`` is open
+    (printed in an impassable colour, see :func:`upgrades.edge_open`)."""
+    out = []
+    for nid in board.neighbours(hex_id):
+        if nid is not None and board.hex_def(nid).tile.color in rules.impassable_colors:
+            out.append(board.hex(nid))
+    return tuple(out)
+
+
+def _open_rotations(board: mboard.Board, st: mboard.HexState, tile: TileDef,
+                    rules: upgrades.TrackRules, around: tuple[mboard.HexState, ...]
+                    ) -> tuple[tuple[int, frozenset[int]], ...]:
+    """Rotations every rule but the connection to the network allows, with the exits
+    of the tile there; remembered per hex state, tile, rules and deciding neighbours
+    (all frozen), so a company's highlight rarely asks the rules again."""
+    key = (id(st), id(tile), id(rules), *map(id, around))
+    hit = _OPEN.get(key)
+    kept = (st, tile, rules, *around)
+    if hit is not None and all(a is b for a, b in zip(hit[0], kept, strict=True)):
+        return hit[1]
+    out = tuple((r, tiles.geometry(tile, r).exits) for r in range(6)
+                if upgrades.rotation_problem(board, st.hex_id, tile, r, rules) is None)
+    if len(_OPEN) >= _OPEN_MAX:
+        _OPEN.clear()
+    _OPEN[key] = (kept, out)
+    return out
+
+
 def _legal_rotations(board: mboard.Board, st: mboard.HexState, tile: TileDef,
-                     rules: upgrades.TrackRules,
-                     reach: frozenset[int] | None) -> tuple[int, ...]:
-    """:func:`upgrades.legal_rotations` with the rotation-free test remembered."""
+                     rules: upgrades.TrackRules, reach: frozenset[int] | None,
+                     around: tuple[mboard.HexState, ...] | None = None) -> tuple[int, ...]:
+    """:func:`upgrades.legal_rotations`, with what does not depend on the company
+    remembered (the rotation-free test, and each rotation but for the connection)."""
     if not _upgrade_ok(board, st, tile, rules):
         return ()
-    return tuple(r for r in range(6)
-                 if upgrades.rotation_problem(board, st.hex_id, tile, r, rules, reach) is None)
+    if around is None:
+        around = _around(board, st.hex_id, rules)
+    opened = _open_rotations(board, st, tile, rules, around)
+    return tuple(r for r, exits in opened if reach is None or exits & reach)
 
 
 class TrackOptions:
@@ -153,6 +193,7 @@ class TrackOptions:
         # takes only named tiles: test only the next colour's tiles (same answer).
         only = st.printed and hex_id in self._rules.replace_only
         old_index = COLOR_ORDER.index(st.tile.color) if st.tile.color in COLOR_ORDER else -10
+        around = _around(self._map, hex_id, self._rules)
         for name, entry in self._map.manifest.items():
             if entry.tile.color not in self._colors:
                 continue
@@ -162,7 +203,7 @@ class TrackOptions:
             if self.left(name) <= 0:
                 continue
             try:
-                if _legal_rotations(self._map, st, entry.tile, self._rules, edges):
+                if _legal_rotations(self._map, st, entry.tile, self._rules, edges, around):
                     return True
             except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
                 return False

@@ -1,0 +1,153 @@
+"""The window's cheap updates show what a full rebuild would (issue #5).
+
+The log appends rows, the tables announce changed cells, the build
+highlight reuses what it worked out for the hex states it saw before, and
+the idle collector frees what was frozen once the game is rebuilt.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import weakref
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QModelIndex
+
+from desk18xx.engine.actions import action_from_dict
+from desk18xx.engine.game import GameSetup
+from desk18xx.engine.map import upgrades
+from desk18xx.engine.map.board import Board
+from desk18xx.engine.map.graph import graph_for
+from desk18xx.engine.tiledef import Color
+from desk18xx.io.import_18xxgames import load_export
+from desk18xx.titles import find_title
+from desk18xx.ui.idlegc import IdleCollector
+from desk18xx.ui.models.log import LogModel, log_entries
+from desk18xx.ui.models.tables import Row, RowsModel
+from desk18xx.ui.models.tracks import TrackOptions, track_rules
+from desk18xx.ui.session import IMPORT_OPTIONS, GameSession
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+PLAYERS = (("1", "Alice"), ("2", "Bob"), ("3", "Carol"), ("4", "Dave"))
+FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "18xx.games"
+
+
+def _rows(model: LogModel) -> list[tuple[str, int | None]]:
+    return [(model.entry(i).text, model.entry(i).count) for i in range(model.rowCount())]
+
+
+def _play(session: GameSession, moves: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        options = session.game.legal_moves(rng)
+        if not options:
+            break
+        session.submit(rng.choice(options))
+
+
+def test_the_log_appends_the_same_rows_a_rebuild_shows(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=7))
+    names = {pid: name for pid, name in PLAYERS}
+    model = LogModel()
+    inserted: list[tuple[int, int]] = []
+    resets: list[bool] = []
+    model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
+    model.modelReset.connect(lambda: resets.append(True))
+    for _ in range(40):
+        _play(session, 1, len(session.actions()))
+        model.show_actions(session.actions(), session.rounds(), names)
+        full = log_entries(session.actions(), session.rounds(), names)
+        assert _rows(model) == [(e.text, e.count) for e in full]
+    assert len(session.actions()) > 20
+    assert inserted and not resets  # every move only inserted its rows
+    assert any(model.entry(i).count is None for i in range(1, model.rowCount()))  # headers
+
+    session.undo(3)  # a shorter line: rebuilt, still the same rows as from scratch
+    assert model.show_actions(session.actions(), session.rounds(), names)
+    assert _rows(model) == [(e.text, e.count) for e in log_entries(
+        session.actions(), session.rounds(), names)]
+    assert not model.show_actions(session.actions(), session.rounds(), names)
+
+
+def test_tables_announce_only_the_changed_cells(qtbot) -> None:  # type: ignore[no-untyped-def]
+    model = RowsModel(("A", "B", "C"))
+    model.set_rows([Row(("a", "1", "x")), Row(("b", "2", "y")), Row(("c", "3", "z"))])
+    changes: list[tuple[int, int, int, int]] = []
+    resets: list[bool] = []
+
+    def changed(first: QModelIndex, last: QModelIndex) -> None:
+        changes.append((first.row(), first.column(), last.row(), last.column()))
+
+    model.dataChanged.connect(changed)
+    model.modelReset.connect(lambda: resets.append(True))
+    assert model.set_rows([Row(("a", "1", "x")), Row(("b", "5", "y")), Row(("c", "3", "z"))])
+    assert changes == [(1, 1, 1, 1)] and not resets
+    assert model.data(model.index(1, 1)) == "5"
+    assert model.set_rows([Row(("a", "1", "x"), background="#ffe680"),
+                           Row(("b", "5", "y")), Row(("c", "3", "w"))])
+    assert changes[-1] == (0, 0, 2, 2)  # a colour: whole rows, down to the last change
+    assert not model.set_rows(model.rows())
+    assert model.set_rows([Row(("a", "1", "x"))]) and resets  # fewer rows: a reset
+    assert model.rowCount() == 1
+
+
+def test_the_build_highlight_matches_the_rules(qtbot) -> None:  # type: ignore[no-untyped-def]
+    imported = load_export(FIXTURES / "1822CA" / "1822CA_game_end_bank.json")
+    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                      imported.seed, tuple(imported.optional_rules) + IMPORT_OPTIONS)
+    game = find_title(setup.title).new_game(setup)
+    checked = 0
+    for i, raw in enumerate(imported.actions[:700]):
+        game.process(action_from_dict(raw))
+        legal = game.legal_actions()
+        if i % 5 or "lay_tile" not in legal.types or legal.entity not in game.corps:
+            continue
+        corp = str(legal.entity)
+        options = TrackOptions(game, corp)
+        board = game.board
+        assert isinstance(board, Board)
+        reach = {str(h): e for h, e in graph_for(board).reach(corp).edges.items()}
+        layable = upgrades.layable_hexes(board, reach, [Color(c) for c in game.phase.tiles],
+                                         track_rules(game), entity=corp)
+        expected = [h for h, tiles in sorted(layable.items())
+                    if any(options.left(name) > 0 for name in tiles)]
+        assert options.hexes() == expected, f"after action {i}"
+        assert TrackOptions(game, corp).hexes() == expected  # again, from what was kept
+        checked += 1
+    assert checked >= 5
+
+
+class _Cycle:
+    """Cyclic garbage once dropped: only the cycle collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_idle_collection_frees_frozen_garbage_after_a_rebuild(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=3))
+    collector = IdleCollector(session)
+    try:
+        _play(session, 5, 1)
+        assert collector.pending
+        collector.settle()
+        assert not collector.pending and gc.get_freeze_count() > 0
+        obj = _Cycle()
+        ref = weakref.ref(obj)
+        collector.settle()  # survives, so it is frozen
+        del obj
+        _play(session, 1, 2)
+        collector.settle()  # after a move only what is new is looked at
+        assert ref() is not None
+        session.undo()  # a rebuild: the old game is garbage, so look at everything
+        assert collector.pending
+        collector.settle()
+        assert ref() is None
+        assert session.game.legal_actions().entity is not None
+    finally:
+        gc.unfreeze()
