@@ -155,3 +155,41 @@ def test_finish_a_recorded_game(qtbot, tmp_path: Path, fixture: str,  # type: ig
     assert game.finished
     assert {str(k): v for k, v in game.result().items()} == result
     assert "wins" in window.action_panel.step.text()
+
+
+def test_edit_a_route_by_clicking_stops(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """PGE's last run of the 1822CA fixture, built, shortened and extended on the map."""
+    tail, _result = _truncated(FIXTURES / "1822CA/1822CA_game_end_bank.json", 4,
+                               tmp_path / "run.json")
+    assert tail[0]["type"] == "run_routes"
+    window = _window(qtbot, tmp_path, tmp_path / "run.json")
+    controller = window.controller
+    assert controller.routes and controller.train_combo.count() == len(controller.routes)
+    recorded = _stops(tail[0]["routes"][0]["connections"])
+    route = controller.routes[0]
+    for hex_id in recorded[:3]:
+        _click_hex(window, qtbot, hex_id)
+    assert route.stops == recorded[:3] and len(route.chains) == 2
+    three = controller.route_label.text()
+    assert "Revenue $" in three
+    _click_hex(window, qtbot, recorded[1])  # a middle stop: the route now ends there
+    assert route.stops == recorded[:2] and len(route.chains) == 1
+    _click_hex(window, qtbot, recorded[0])  # the first stop: dropped
+    assert route.stops == recorded[1:2] and not route.chains
+    assert "No route yet" in controller.route_label.text()
+    for hex_id in recorded[2:]:  # extended stop by stop to the recorded end
+        _click_hex(window, qtbot, hex_id)
+    assert route.stops == recorded[1:]
+    shorter = controller.route_label.text()
+    controller.clear_button.click()
+    for hex_id in recorded:
+        _click_hex(window, qtbot, hex_id)
+    assert f"Revenue ${tail[0]['routes'][0]['revenue']}" in controller.route_label.text()
+    assert shorter != controller.route_label.text()
+    # a run without a PGE token: the engine's objection is shown, in red
+    controller.clear_button.click()
+    assert not route.stops
+    _click_hex(window, qtbot, recorded[-2])
+    _click_hex(window, qtbot, recorded[-1])
+    assert "Not a legal run" in controller.route_label.text()
+    assert "token" in controller.route_label.text()

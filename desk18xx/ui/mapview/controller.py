@@ -13,12 +13,18 @@ import dataclasses
 import time
 
 from PySide6.QtCore import QObject, QPointF, Signal
+from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
 
 from desk18xx.engine.actions import LayTile, PlaceToken, RunRoutes
 from desk18xx.engine.game import Game
 from desk18xx.ui.actionpanel import ActionPanel
-from desk18xx.ui.mapview.overlays import city_slot_centres, hex_centre, node_centre
+from desk18xx.ui.mapview.overlays import (
+    ROUTE_COLORS,
+    city_slot_centres,
+    hex_centre,
+    node_centre,
+)
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import board_view, hex_summary
 from desk18xx.ui.models.choices import TurnInfo
@@ -289,12 +295,18 @@ class MapController(QObject):
         self.train_combo = QComboBox()
         self.route_label = QLabel("")
         self.route_label.setWordWrap(True)
+        self.route_help = QLabel("Pick a train, then click stops on the map. Click the "
+                                 "first or last stop again to drop it, a middle stop to "
+                                 "end the route there.")
+        self.route_help.setWordWrap(True)
+        self.route_help.setStyleSheet("color: #555555;")
         self.clear_button = QPushButton("Clear this train's route")
         self.best_button = QPushButton("Best routes")
         self.best_button.setToolTip("Let the route optimizer find the best routes "
                                     f"(at most {OPTIMIZER_SECONDS:g} s)")
         self.run_button = QPushButton("Run trains")
         layout.addWidget(self.train_combo)
+        layout.addWidget(self.route_help)
         layout.addWidget(self.route_label)
         layout.addWidget(self.clear_button)
         layout.addWidget(self.best_button)
@@ -318,15 +330,28 @@ class MapController(QObject):
             self._update_routes()
 
     def toggle_stop(self, hex_id: str) -> None:
-        """Add ``hex_id`` to the current train's route, or take the last stop back."""
+        """Edit the current train's route with a click on ``hex_id``.
+
+        A new stop joins the route at its end; the last or the first stop clicked
+        again leaves the route; a stop inside the route shortens it to end there.
+        """
         if not self._routes:
             return
         game = self._session.game
         r = self._routes[self._current_train]
-        if r.stops and r.stops[-1] == hex_id:
-            r.stops.pop()
-            if r.chains:
-                r.chains.pop()
+        if hex_id in r.stops:
+            at = r.stops.index(hex_id)
+            if at == len(r.stops) - 1:
+                del r.stops[-1]
+                del r.chains[len(r.stops) - 1:]
+            elif at == 0:
+                del r.stops[0]
+                del r.chains[:1]
+            else:
+                del r.stops[at + 1:]
+                del r.chains[at:]
+            if len(r.stops) < 2:
+                r.chains.clear()
             self._update_routes()
             return
         if not is_stop(game, hex_id):
@@ -346,8 +371,9 @@ class MapController(QObject):
         game = self._session.game
         self.train_combo.blockSignals(True)
         self.train_combo.clear()
-        for r in self._routes:
-            self.train_combo.addItem(f"{r.name} train ({r.train})")
+        for i, r in enumerate(self._routes):
+            self.train_combo.addItem(_swatch(ROUTE_COLORS[i % len(ROUTE_COLORS)]),
+                                     f"{r.name} train ({r.train})")
         self.train_combo.setCurrentIndex(self._current_train)
         self.train_combo.blockSignals(False)
         lines = []
@@ -367,11 +393,15 @@ class MapController(QObject):
             pts = self._route_points(game, r, size)
             stops = [self._stop_point(game, r, i, size) for i in range(len(r.stops))]
             drawn.append((pts, f"{r.name}: ${rev}" if rev else r.name, stops))
-        if exact is not None:
+        if exact is not None and any(r.chains for r in self._routes):
             lines.append(f"Revenue ${sum(exact)}")
         elif problem:
             lines.append(f"Not a legal run: {problem}")
+        else:
+            lines.append("No route yet: click a stop where the company has a token, "
+                         "then the stops to run to.")
         self.route_label.setText("\n".join(lines))
+        self.route_label.setStyleSheet("color: #b00000;" if problem else "")
         self._view.set_routes(drawn)
 
     def find_best(self) -> None:
@@ -437,6 +467,13 @@ class MapController(QObject):
                            for r, rev in zip(routes, exact, strict=True))
         self._session.submit(RunRoutes(entity=self._info.entity, entity_type="corporation",
                                        routes=routes))
+
+
+def _swatch(color: str) -> QIcon:
+    """A small square of a route's colour for the train list."""
+    pix = QPixmap(14, 14)
+    pix.fill(QColor(color))
+    return QIcon(pix)
 
 
 def _sides(chain: tuple[str, ...]) -> list[tuple[str, int]]:
