@@ -18,6 +18,11 @@ from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.board_lite import Board
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import Market
+from desk18xx.engine.programs import PROGRAM_TYPES, Program
+from desk18xx.engine.programs import TRACKED as SHARE_ACTIONS
+from desk18xx.engine.programs import drop_stale as drop_stale_programs
+from desk18xx.engine.programs import observe as observe_for_programs
+from desk18xx.engine.programs import record as record_program
 from desk18xx.engine.round import Round, RoundKind
 from desk18xx.engine.state import (
     BANK,
@@ -97,6 +102,10 @@ class Game:
         self.actions_applied = 0
         self.pending_restore: Game | None = None
         """A snapshot to return to after the current action (rule-driven undo)."""
+        self._programs: dict[str, list[Program]] = {}
+        """Orders in force per player (`desk18xx.engine.programs`; outside the digest)."""
+        self._share_history: list[tuple[str | None, str | None, Action]] = []
+        """This stock round's share actions: (player, corporation or company, action)."""
 
     # -- identity ------------------------------------------------------------------------
     def player(self, pid: str) -> Player:
@@ -313,7 +322,21 @@ class Game:
         for auto in action.auto_actions:
             self._process_single(auto)
 
+    @property
+    def programs_in_force(self) -> dict[str, list[Program]]:
+        """Player id -> programmed actions in force (`desk18xx.engine.programs`)."""
+        return self._programs
+
+    @property
+    def share_history(self) -> list[tuple[str | None, str | None, Action]]:
+        """This stock round's share actions, in order: (player, corporation or
+        company, action) (18xx ``players_history``; for programmed passes)."""
+        return self._share_history
+
     def _process_single(self, action: Action) -> None:
+        if action.type in PROGRAM_TYPES and not self.finished:
+            record_program(self, action)
+            return
         if action.type in STATE_NEUTRAL or isinstance(action, Message):
             return
         if self.finished:
@@ -326,6 +349,8 @@ class Game:
             raise IllegalAction("no round")
         self.round.process(self, action)
         self.actions_applied += 1
+        if self._programs or action.type in SHARE_ACTIONS:
+            observe_for_programs(self, action)
         restore = self.pending_restore
         if restore is not None:
             # a rule undid part of the game (1867 card: "A merge leaving no president is
@@ -345,6 +370,9 @@ class Game:
             if guard > 50:
                 raise RuntimeError("round transition loop")
             self.next_round()
+            self._share_history = []
+            if self._programs:
+                drop_stale_programs(self)
 
     # -- title hooks ---------------------------------------------------------------------
     def next_round(self) -> None:

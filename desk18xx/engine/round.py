@@ -108,6 +108,15 @@ class Step:
         """Extra information for a user interface (ranges, choices)."""
         return {}
 
+    #: A programmed share pass (`desk18xx.engine.programs`) may pass for a player in
+    #: this step (the stock round's buy/sell step; 18xx ``ProgrammerSharePass``).
+    share_programs: ClassVar[bool] = False
+
+    def is_normal_pass(self, game: Game, entity: str) -> bool:
+        """True when a pass now ends the entity's turn as usual, not a bid or a
+        protection (a programmed pass only fires then; 18xx ``normal_pass?``)."""
+        return True
+
 
 class Round:
     """An ordered tuple of steps and the entities who act in turn."""

@@ -33,6 +33,7 @@ from desk18xx.engine.actions import Action, action_from_dict
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.log import LogError, filter_log
+from desk18xx.engine.programs import run_programs
 from desk18xx.engine.variations import Node, VariationTree, action_key, tree_from_log
 
 #: Live actions between two snapshots of the game (undo replays at most this many).
@@ -317,7 +318,8 @@ class GameSession(QObject):
         before = self._game.actions_applied
         key = round_key(self._game)
         try:
-            self._game.process(action)
+            # programmed actions (a player's standing orders) it sets off ride along nested
+            action = run_programs(self._game, action)
         except _ENGINE_ERRORS as exc:
             reason = str(exc) if isinstance(exc, IllegalAction) else (
                 f"{type(exc).__name__}: {exc}")
@@ -326,6 +328,8 @@ class GameSession(QObject):
                 self._rebuild()
             self.action_rejected.emit(reason)
             return False
+        if action.auto_actions:
+            entry["auto_actions"] = [a.to_dict() for a in action.auto_actions]
         self._line.raw.append(entry)
         self._live.append(action)
         self._live_raw.append(entry)

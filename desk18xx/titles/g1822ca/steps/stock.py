@@ -6,7 +6,7 @@ RB 4; supplement §5, §6 (P7, P11), §7, §9; 18xx ``G1822::Step::BuySellParSha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from desk18xx.engine.actions import (
     Action,
@@ -74,6 +74,8 @@ class DiscardTrain(Step):
 
 class BuySellParShares(Step):
     """A player's stock-round turn (RB 4.2-4.8)."""
+
+    share_programs: ClassVar[bool] = True
 
     def setup(self, game: Game) -> None:
         self.bid_actions = 0

@@ -6,7 +6,7 @@ Card: "SR Buy/sell shares", "SR Minors", "SR Majors"; 18xx
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from desk18xx.engine.actions import (
     Action,
@@ -101,6 +101,8 @@ class HomeToken(Step):
 
 class BuySellParShares(Step):
     """Sell, then one purchase: a share, a major's start, or a minor auction."""
+
+    share_programs: ClassVar[bool] = True
 
     def __init__(self, round_: Any) -> None:
         super().__init__(round_)
@@ -457,6 +459,10 @@ class BuySellParShares(Step):
         self.round.entity_index = ents.index(winner)
         self.passed = True
         game.player(winner).passed = False
+
+    def is_normal_pass(self, game: Game, entity: str) -> bool:
+        """Not while a minor is auctioned (18xx ``BuySellParSharesViaBid#normal_pass?``)."""
+        return self.auctioning is None
 
     def details(self, game: Game, entity: str) -> dict[str, Any]:
         if self.auctioning is not None:
