@@ -2,7 +2,10 @@
 
 Replays an 18xx.games export; before every ``run_routes`` action the route
 optimizer computes the best revenue for the operating company and compares
-it with the declared routes (priced by the engine).  Prints one JSON line:
+it with the declared routes (priced by the engine).  What is compared is what
+the run earns the company: the routes' revenue plus, in 1822CA, the mail
+contracts' subsidy (which may favour a lower revenue, RB 5.11.28), for ours
+and for the declared routes alike.  Prints one JSON line:
 ``calls``, ``higher``/``equal``/``lower`` (our optimum vs the declared
 revenue) and ``median``/``p90``/``max`` seconds per call.  ``lower`` must be
 0: otherwise we missed a route or the declared one is illegal.  When the
@@ -41,7 +44,13 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     from desk18xx.commands.replay import import_setup
     from desk18xx.engine.actions import RunRoutes, action_from_dict
     from desk18xx.engine.errors import IllegalAction
-    from desk18xx.engine.optimizer import Mismatch, Unsupported, best_routes, engine_revenues
+    from desk18xx.engine.optimizer import (
+        Mismatch,
+        Unsupported,
+        best_routes,
+        engine_revenues,
+        engine_subsidy,
+    )
     from desk18xx.io.import_18xxgames import load_export
     from desk18xx.titles import find_title
 
@@ -72,6 +81,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
             except Unsupported as exc:
                 out["error"] = str(exc)
                 break
+            declared += engine_subsidy(game, corp, action.routes)
             counts["calls"] += 1
             try:
                 start = time.perf_counter()
@@ -85,11 +95,12 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
                 pass
             else:
                 times.append(elapsed)
-                kind = ("higher" if solution.revenue > declared
-                        else "equal" if solution.revenue == declared else "lower")
+                ours = solution.revenue + solution.subsidy
+                kind = ("higher" if ours > declared else "equal" if ours == declared
+                        else "lower")
                 counts[kind] += 1
                 if verbose:
-                    print(f"action {raw.get('id')} {corp}: ours {solution.revenue} declared "
+                    print(f"action {raw.get('id')} {corp}: ours {ours} declared "
                           f"{declared} ({kind}) {elapsed * 1000:.1f} ms", file=sys.stderr)
                     if kind != "equal":
                         print("  ours:     " + json.dumps([r.to_dict() for r in solution.routes]),
@@ -98,7 +109,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
                               file=sys.stderr)
                 if kind == "lower":
                     problems.append({"index": index, "id": raw.get("id"), "corp": corp,
-                                     "ours": solution.revenue, "declared": declared})
+                                     "ours": ours, "declared": declared})
         try:
             game.process(action)
         except (IllegalAction, KeyError, ValueError, AssertionError, StopIteration) as exc:

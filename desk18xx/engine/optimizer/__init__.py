@@ -11,6 +11,7 @@ from desk18xx.engine.optimizer.games import (
     Unsupported,
     best_routes,
     engine_revenues,
+    engine_subsidy,
     problem_for,
 )
 from desk18xx.engine.optimizer.model import PlannedRoute, Problem, Segment, Stop, TrainSpec
@@ -29,6 +30,7 @@ __all__ = [
     "Unsupported",
     "best_routes",
     "engine_revenues",
+    "engine_subsidy",
     "problem_for",
     "solve",
 ]

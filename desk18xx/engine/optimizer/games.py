@@ -37,9 +37,13 @@ class Solution:
     routes: tuple[Route, ...]
     """As a ``run_routes`` action would declare them (``revenue`` filled)."""
     revenue: int
+    """The routes' revenue (what ``run_routes`` declares)."""
     complete: bool
     """False when cancelled: the best found so far, not proven best."""
     stats: dict[str, float]
+    subsidy: int = 0
+    """What the run earns the treasury besides (1822CA mail contracts); the routes
+    maximise ``revenue + subsidy`` (RB 5.11.28 allows a lower revenue for more mail)."""
 
 
 def problem_for(game: Game, corp: str) -> tuple[Problem, TitleScoring]:
@@ -105,12 +109,16 @@ def _problem_1822ca(game: Game, corp: str) -> tuple[Problem, TitleScoring]:
     home, destination = _home_and_destination(gm, corp)
     saw_hex = gm.sawmill_hex if gm.sawmill_bonus and (
         gm.sawmill_owner is None or gm.sawmill_owner == corp) else None
+    owned = gm.corps[corp].companies if gm.is_major(corp) else ()
     scoring = Scoring1822CA(
         trains=infos, major=gm.is_major(corp),
         grain_elevators=frozenset(rules.grain_elevators),
         east_ports=frozenset(rules.east_ports), west_ports=frozenset(rules.west_ports),
         home=home, destination=destination, sawmill_hex=saw_hex,
         sawmill_bonus=gm.sawmill_bonus or 0,
+        mail_large=sum(1 for c in owned if c in R.PRIVATE_MAIL_CONTRACTS),
+        mail_small=sum(1 for c in owned if c in R.PRIVATE_SMALL_MAIL_CONTRACTS),
+        mail_small_value=rules.small_mail_subsidy.get(gm.phase.name, 0),
     )
     problem = map_problem(board, corp, specs, gm.phase_colors(),
                           repeat_hexes=rules.double_town_hexes)
@@ -128,6 +136,20 @@ def engine_revenues(game: Game, corp: str, routes: Sequence[Route]) -> list[int]
 
         return price_routes(game, corp, routes)  # type: ignore[arg-type]
     raise Unsupported(f"no route pricing for {game.title_id} yet")
+
+
+def engine_subsidy(game: Game, corp: str, routes: Sequence[Route]) -> int:
+    """What the engine pays ``corp`` besides for this run (1822CA mail contracts)."""
+    if not game.title_id.startswith("1822CA"):
+        return 0
+    from types import SimpleNamespace
+
+    gm: Any = game
+    if not gm.is_major(corp):
+        return 0
+    # the dividend step reads only the run's stops per train (OperatingRound.route_nodes)
+    run = SimpleNamespace(route_nodes={r.train: gm.route_stops(r) for r in routes})
+    return int(gm.mail_subsidy(corp, run))
 
 
 def to_routes(problem: Problem, result: Result) -> tuple[Route, ...]:
@@ -174,7 +196,12 @@ def best_routes(
         if sum(priced) != result.revenue:
             raise Mismatch(f"{corp}: we price {result.revenue}, the engine {sum(priced)}: "
                            f"{[r.to_dict() for r in routes]}")
-    return Solution(corp, routes, result.revenue, result.complete, dict(result.stats))
+        subsidy = engine_subsidy(game, corp, routes)
+        if subsidy != result.subsidy:
+            raise Mismatch(f"{corp}: we count {result.subsidy} mail, the engine {subsidy}: "
+                           f"{[r.to_dict() for r in routes]}")
+    return Solution(corp, routes, result.revenue, result.complete, dict(result.stats),
+                    result.subsidy)
 
 
 def describe(solution: Solution) -> dict[str, Any]:
@@ -182,6 +209,7 @@ def describe(solution: Solution) -> dict[str, Any]:
     return {
         "corp": solution.corp,
         "revenue": solution.revenue,
+        "subsidy": solution.subsidy,
         "complete": solution.complete,
         "routes": [r.to_dict() for r in solution.routes],
     }

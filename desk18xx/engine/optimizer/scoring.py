@@ -71,6 +71,39 @@ class TitleScoring:
         """Overlap group: only routes of one group may not share track (1822CA E-trains: 1)."""
         return 0
 
+    # -- run bonus (1822CA mail contracts): income that depends on the set of routes -------
+    def has_run_bonus(self) -> bool:
+        """The company earns something beyond its routes' revenue (see :meth:`run_bonus`)."""
+        return False
+
+    def mail_value(self, train: TrainSpec, stops: Sequence[Stop]) -> int | None:
+        """A route's own value for the run bonus (None: it does not qualify)."""
+        return None
+
+    def run_bonus(self, values: Sequence[int | None]) -> int:
+        """What the company earns besides, given :meth:`mail_value` of each route run."""
+        return 0
+
+    def run_bonus_cap(self, train: TrainSpec, value: int | None) -> int:
+        """Most :meth:`run_bonus` can grow by one route of ``train`` with ``value``."""
+        return 0
+
+    def run_bonus_floor(self) -> int:
+        """Least :meth:`run_bonus_cap` of any route of any train."""
+        return 0
+
+    def run_bonus_total(self) -> int:
+        """Most :meth:`run_bonus` can be for any set of routes."""
+        return 0
+
+    def max_run_bonus(self, train: TrainSpec) -> int:
+        """Most :meth:`run_bonus_cap` of any route of ``train`` (for bounds)."""
+        return 0
+
+    def mail_flag(self, train: TrainSpec) -> bool:
+        """The run bonus may pay a route its own :meth:`mail_value` (keep the best by it)."""
+        return False
+
     def contractible(self, train: TrainSpec) -> bool:
         """The train earns only at tokened cities and starts and ends at one (1822CA E).
 

@@ -49,6 +49,13 @@ class Scoring1822CA(TitleScoring):
     destination: tuple[str, int] | None = None
     sawmill_hex: str | None = None
     sawmill_bonus: int = 0
+    mail_large: int = 0
+    """Large mail contracts the company holds (P22/P23; 0 for minors)."""
+    mail_small: int = 0
+    """Small mail contracts (P24/P25; 0 for minors)."""
+    mail_small_value: int = 0
+    """What a small contract pays in this phase."""
+    _max_stop: int = 0
     _dest_bit: int = 0
     _saw_bit: int = 0
     _city_base: int = 0
@@ -72,6 +79,40 @@ class Scoring1822CA(TitleScoring):
                             if (s.hex, s.node) == self.destination]
         self._saw_stops = [(s.index, s.tokened) for s in problem.stops
                            if s.hex == self.sawmill_hex]
+        self._max_stop = max((s.revenue for s in problem.stops), default=0)
+
+    # -- mail contracts (supplement §6.1 P22-P25; G1822CA.mail_subsidy) -------------------
+    def has_run_bonus(self) -> bool:
+        return bool(self.mail_large or self.mail_small)
+
+    def mail_value(self, train: TrainSpec, stops: Sequence[Stop]) -> int | None:
+        """Half the base values of the first and last stop; L and LP routes do not qualify."""
+        if not self.mail_large or train.name.startswith("L") or len(stops) < 2:
+            return None
+        return (stops[0].revenue + stops[-1].revenue) // 2
+
+    def run_bonus(self, values: Sequence[int | None]) -> int:
+        """The engine's mail subsidy (``G1822CA.mail_subsidy``), one value per route run."""
+        return mail_income(self.mail_large, self.mail_small, self.mail_small_value, values)
+
+    def run_bonus_cap(self, train: TrainSpec, value: int | None) -> int:
+        small = self.mail_small_value if self.mail_small else 0
+        return max(small, value if value is not None else 0)
+
+    def run_bonus_floor(self) -> int:
+        return self.mail_small_value if self.mail_small else 0
+
+    def run_bonus_total(self) -> int:
+        small = self.mail_small_value if self.mail_small else 0
+        return self.mail_small * small + self.mail_large * self._max_stop
+
+    def max_run_bonus(self, train: TrainSpec) -> int:
+        small = self.mail_small_value if self.mail_small else 0
+        large = self._max_stop if self.mail_large and not train.name.startswith("L") else 0
+        return max(small, large)
+
+    def mail_flag(self, train: TrainSpec) -> bool:
+        return bool(self.mail_large) and not train.name.startswith("L")
 
     def group(self, train: TrainSpec) -> int:
         return 1 if self.trains[train.id].e_train else 0
@@ -263,3 +304,31 @@ class Scoring1822CA(TitleScoring):
                     out.append((base + dest_value + both,
                                 extra | self._dest_bit | self._saw_bit))
         return out
+
+
+def mail_income(large_n: int, small_n: int, small_value: int,
+                values: Sequence[int | None]) -> int:
+    """Mail subsidy of one run, as ``G1822CA.mail_subsidy`` computes it.
+
+    Args:
+        large_n: large contracts held; ``small_n``: small ones, each worth ``small_value``.
+        values: per route run, its large-contract value, or None when it does not
+            qualify (L/LP trains, fewer than two stops).
+    """
+    if not large_n and not small_n:
+        return 0
+    large = sorted((v for v in values if v is not None), reverse=True)[:large_n]
+    small = [small_value] * min(small_n, len(values))
+    if len(values) >= len(large) + small_n or not large or not small:
+        return sum(large) + sum(small)
+    total = li = si = 0
+    for _ in values:
+        lv = large[li] if li < len(large) else 0
+        sv = small[si] if si < len(small) else 0
+        if sv > lv:
+            si += 1
+            total += sv
+        else:
+            li += 1
+            total += lv
+    return total

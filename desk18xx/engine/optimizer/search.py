@@ -84,6 +84,15 @@ class Candidate:
     track: int
     stops: tuple[int, ...]
     segments: tuple[int, ...]
+    key: int = -1
+    """Most the route can earn the company: ``revenue`` plus the most a run bonus
+    (mail contract) can add for it (:meth:`TitleScoring.run_bonus_cap`); -1: ``revenue``."""
+    mail: int | None = None
+    """The route's own value for the run bonus (:meth:`TitleScoring.mail_value`)."""
+
+    def __post_init__(self) -> None:
+        if self.key < 0:
+            self.key = self.revenue
 
 
 @dataclass(slots=True)
@@ -92,9 +101,13 @@ class Result:
 
     routes: tuple[PlannedRoute, ...]
     revenue: int
+    """The routes' revenue (what ``run_routes`` declares)."""
     complete: bool
     """False when cancelled: ``routes`` is the best found so far, not proven best."""
     stats: dict[str, float] = field(default_factory=dict)
+    subsidy: int = 0
+    """What the run earns the company besides (1822CA mail contracts); the search
+    maximises ``revenue + subsidy``."""
 
 
 def _poll(cancel: Callable[[], bool] | None) -> None:
@@ -134,16 +147,48 @@ class _Rep:
     """Keep only the best ``keep`` routes (0: every route at or above ``floor``)."""
     floor: int = 1
     """Revenue a route needs to be kept; rises as the best-``keep`` heap fills."""
-    heap: list[tuple[int, tuple[int, ...], int, tuple[int, ...]]] = field(default_factory=list)
+    heap: list[tuple[int, tuple[int, ...], int, tuple[int, ...], int, int | None]] = field(
+        default_factory=list)
+    """(key, negated stops, bits, segments, revenue, mail) of the best ``keep`` routes."""
     routes: list[Candidate] = field(default_factory=list)
     best: int = 0
     group: int = 0
     """Overlap group (:meth:`TitleScoring.group`): where its routes' track bits lie."""
     patterns: list[tuple[int, int]] | None = None
     """Alone in its overlap group: its track clashes with nothing, so only the best
-    route per extra-bit pattern matters; (pattern, most bonus it can add)."""
-    pattern_best: dict[int, tuple[int, tuple[int, ...], int, tuple[int, ...]]] = field(
-        default_factory=dict)
+    route per extra-bit pattern matters; (pattern key, most bonus it can add).  A key
+    is ``extra << 1`` (best by revenue) or ``extra << 1 | 1`` (best by revenue plus its
+    mail value, when a large mail contract may go to the route)."""
+    pattern_best: dict[int, tuple[int, tuple[int, ...], int, tuple[int, ...], int, int | None]
+                       ] = field(default_factory=dict)
+    """Per pattern key: (value compared, stops, bits, segments, revenue, mail)."""
+    flags: tuple[int, ...] = (0,)
+    """Pattern flags in use (``(0, 1)`` when a large mail contract may go to the route)."""
+    mail_cap: int = 0
+    """What the bonus of a flag-1 pattern key counts for the mail value (most of any route)."""
+
+    def offer(self, scoring: TitleScoring, rev: int, extra: int, mail: int | None,
+              stops: tuple[int, ...], bits: int, segs: tuple[int, ...]) -> None:
+        """Pattern mode: keep the route if it is the best of its pattern (ties: fewer stops)."""
+        for f in self.flags:
+            if f and mail is None:
+                continue
+            cmp = rev + mail if f and mail is not None else rev
+            k = extra << 1 | f
+            old = self.pattern_best.get(k)
+            if old is None or cmp > old[0] or (cmp == old[0] and stops < old[1]):
+                self.pattern_best[k] = (cmp, stops, bits, segs, rev, mail)
+        key = rev + scoring.run_bonus_cap(self.train, mail)
+        if key > self.best:
+            self.best = key
+
+    def pattern_routes(self, scoring: TitleScoring) -> list[Candidate]:
+        """The kept routes of pattern mode, each once."""
+        out: dict[tuple[tuple[int, ...], tuple[int, ...], int], Candidate] = {}
+        for _cmp, st, bits, sg, rev, mail in self.pattern_best.values():
+            out[(st, sg, bits)] = Candidate(rev, bits, st, sg,
+                                            rev + scoring.run_bonus_cap(self.train, mail), mail)
+        return list(out.values())
 
 
 def _walk(
@@ -221,7 +266,8 @@ def _walk(
     polls = 0
     n_reps = len(reps)
     pattern_needs = [
-        {p: scoring.pattern_needs(r.train, p) for p, _b in r.patterns} if r.patterns else {}
+        {p: scoring.pattern_needs(r.train, p >> 1) for p, _b in r.patterns} if r.patterns
+        else {}
         for r in reps
     ]
     base = [0]
@@ -231,12 +277,12 @@ def _walk(
     def route_stops() -> tuple[int, ...]:
         return (*reversed(left_stops), base[0], *right_stops)
 
-    def store(r: _Rep, rev: int, bits: int, ordered_stops: tuple[int, ...],
-              ordered_segs: tuple[int, ...]) -> None:
-        if rev > r.best:
-            r.best = rev
+    def store(r: _Rep, rev: int, key: int, mail: int | None, bits: int,
+              ordered_stops: tuple[int, ...], ordered_segs: tuple[int, ...]) -> None:
+        if key > r.best:
+            r.best = key
         if r.keep:
-            item = (rev, tuple(-x for x in ordered_stops), bits, ordered_segs)
+            item = (key, tuple(-x for x in ordered_stops), bits, ordered_segs, rev, mail)
             if len(r.heap) < r.keep:
                 heapq.heappush(r.heap, item)
             else:
@@ -244,7 +290,7 @@ def _walk(
             if len(r.heap) >= r.keep:
                 r.floor = max(r.floor, r.heap[0][0] + 1)
         else:
-            r.routes.append(Candidate(rev, bits, ordered_stops, ordered_segs))
+            r.routes.append(Candidate(rev, bits, ordered_stops, ordered_segs, key, mail))
 
     def record(track: int, n: int, vsum: int, csum: int) -> None:
         nonlocal priced
@@ -262,27 +308,49 @@ def _walk(
             if best_of is None:
                 if most + r.bonus < r.floor:
                     continue
-            elif r.patterns is not None and all(
-                    most + bonus <= best_of.get(pattern, (0,))[0]
-                    for pattern, bonus in r.patterns):
-                continue
+            elif r.patterns is not None:
+                cut = 0
+                if r.flags[-1]:
+                    # the ends are known now: the route's own mail value instead of the cap
+                    first = left_stops[-1] if left_stops else base[0]
+                    last = right_stops[-1] if right_stops else base[0]
+                    m = scoring.mail_value(r.train, [stops[first], stops[last]])
+                    cut = r.mail_cap - m if m is not None else 1 << 40
+                if all(most + bonus - (cut if pattern & 1 else 0)
+                       <= best_of.get(pattern, (0,))[0] for pattern, bonus in r.patterns):
+                    continue
             if visited is None:
                 visited = [stops[i] for i in route_stops()]
             priced += 1
+            mail = scoring.mail_value(r.train, visited)
+            cap = scoring.run_bonus_cap(r.train, mail)
             for rev, extra in scoring.variants(r.train, visited):
                 if extra & used_extra:
                     continue
                 if best_of is not None:
-                    if rev > best_of.get(extra, (0,))[0]:
-                        best_of[extra] = (rev, route_stops(), (own << (r.group * span)) | extra,
-                                          (*reversed(left_segs), *right_segs))
-                        if rev > r.best:
-                            r.best = rev
+                    r.offer(scoring, rev, extra, mail, route_stops(),
+                            (own << (r.group * span)) | extra,
+                            (*reversed(left_segs), *right_segs))
                     continue
-                if rev < r.floor:
+                if rev + cap < r.floor:
                     continue
-                store(r, rev, (own << (r.group * span)) | extra, route_stops(),
+                store(r, rev, rev + cap, mail, (own << (r.group * span)) | extra, route_stops(),
                       (*reversed(left_segs), *right_segs))
+
+    top_stop = max((i for i in range(len(stops)) if live[i]),
+                   key=lambda i: (stops[i].revenue, -i), default=0)
+    cuts = [0] * n_reps
+    """Per rep, how far the mail value of the routes being listed stays below
+    ``mail_cap`` (known once the route's right end is fixed, see walk_right)."""
+
+    def set_cuts(end: int | None) -> None:
+        for i in range(n_reps):
+            r = reps[i]
+            if end is None or not r.flags[-1]:
+                cuts[i] = 0
+                continue
+            m = scoring.mail_value(r.train, [stops[end], stops[top_stop]])
+            cuts[i] = r.mail_cap - m if m is not None else 1 << 40
 
     def hopeful(n: int, vsum: int, k: int = 1) -> bool:
         """``k``: stops on the route so far (for the cap on stops)."""
@@ -310,8 +378,10 @@ def _walk(
                 more = total_value - vsum
             if r.patterns is not None:
                 base = r.mult * (vsum + more)
+                cut = cuts[i]
                 for pattern, bonus in r.patterns:
-                    if base + bonus > r.pattern_best.get(pattern, (0,))[0]:
+                    if base + bonus - (cut if pattern & 1 else 0) \
+                            > r.pattern_best.get(pattern, (0,))[0]:
                         return True
                 continue
             if r.mult * (vsum + more) + r.bonus >= r.floor:
@@ -435,7 +505,9 @@ def _walk(
             record(track, n, vsum, csum)
             first = right_segs[0]
             if passable[t0] and not segs[first].terminal_at(t0):
+                set_cuts(cur)
                 walk_left(t0, hexes, track, n, vsum, csum, first)
+                set_cuts(None)
             if arrived_terminal or not passable[cur]:
                 return
         inner = bool(right_stops)
@@ -454,13 +526,14 @@ def _walk(
             for s in starts:
                 if stops[s].kind != CITY:
                     continue
+                mail = scoring.mail_value(r.train, [stops[s]])
+                cap = scoring.run_bonus_cap(r.train, mail)
                 for rev, extra in scoring.variants(r.train, [stops[s]]):
                     if r.patterns is not None:
-                        if not extra & used_extra and rev > r.pattern_best.get(extra, (0,))[0]:
-                            r.pattern_best[extra] = (rev, (s,), extra, ())
-                            r.best = max(r.best, rev)
-                    elif rev >= r.floor and not extra & used_extra:
-                        store(r, rev, extra, (s,), ())
+                        if not extra & used_extra:
+                            r.offer(scoring, rev, extra, mail, (s,), extra, ())
+                    elif rev + cap >= r.floor and not extra & used_extra:
+                        store(r, rev, rev + cap, mail, extra, (s,), ())
     for k, s in enumerate(starts):
         if progress is not None:
             progress(k / max(1, len(starts)))
@@ -471,13 +544,17 @@ def _walk(
         walk_right(s, hex_bit[s], avoid, n0, value[s], value[s] if n0 else 0, False)
     for r in reps:
         if r.patterns is not None:
-            r.routes = [Candidate(rev, bits, st, sg) for rev, st, bits, sg
-                        in r.pattern_best.values()]
+            r.routes = r.pattern_routes(scoring)
         elif r.keep:
-            r.routes = [Candidate(rev, bits, tuple(-x for x in neg), segs_)
-                        for rev, neg, bits, segs_ in r.heap]
-        r.routes.sort(key=lambda c: (-c.revenue, c.stops, c.segments))
+            r.routes = [Candidate(rev, bits, tuple(-x for x in neg), segs_, key, mail)
+                        for key, neg, bits, segs_, rev, mail in r.heap]
+        r.routes.sort(key=_order)
     return priced
+
+
+def _order(c: Candidate) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    """Best first: most the route can earn, then revenue, then stops and segments."""
+    return (-c.key, -c.revenue, c.stops, c.segments)
 
 
 
@@ -529,20 +606,21 @@ def _walk_tokens(
         key = tuple(real)
         priced += 1
         for r in reps:
-            best_of = r.pattern_best
+            mail = scoring.mail_value(r.train, visited)
             for rev, extra in scoring.variants(r.train, visited):
-                old = best_of.get(extra)
-                if old is None or rev > old[0] or (rev == old[0] and key < old[1]):
-                    best_of[extra] = (rev, key, (track << (r.group * span)) | extra,
-                                      tuple(real_segs))
-                    r.best = max(r.best, rev)
+                r.offer(scoring, rev, extra, mail, key, (track << (r.group * span)) | extra,
+                        tuple(real_segs))
+
+    top_node = max(nodes, key=lambda x: (stops[x].revenue, -x), default=0)
+    cuts = [0] * len(reps)
 
     def hopeful(vsum: int, rest: int) -> bool:
-        for r in reps:
+        for i, r in enumerate(reps):
             assert r.patterns is not None
             most = r.mult * (vsum + rest)
             for pattern, bonus in r.patterns:
-                if most + bonus > r.pattern_best.get(pattern, (0,))[0]:
+                if most + bonus - (cuts[i] if pattern & 1 else 0) \
+                        > r.pattern_best.get(pattern, (0,))[0]:
                     return True
         return False
 
@@ -580,10 +658,15 @@ def _walk_tokens(
         if progress is not None:
             progress(k / max(1, len(nodes)))
         path_nodes[:] = [s]
+        for i, r in enumerate(reps):
+            if r.flags[-1]:
+                # one end is ``s``: its mail value is at most that with the best other end
+                m = scoring.mail_value(r.train, [stops[s], stops[top_node]])
+                cuts[i] = r.mail_cap - m if m is not None else 1 << 40
         walk(s, stops[s].hex_bit, 0, 0, value[s], total - value[s])
     for r in reps:
-        r.routes = [Candidate(rev, bits, st, sg) for rev, st, bits, sg in r.pattern_best.values()]
-        r.routes.sort(key=lambda c: (-c.revenue, c.stops, c.segments))
+        r.routes = r.pattern_routes(scoring)
+        r.routes.sort(key=_order)
     return priced
 
 
@@ -621,7 +704,8 @@ def _greedy(
                 d = scoring.distance(t)
                 paying = scoring.paying(t)
                 rep = _Rep(t, d.limit, paying if paying is not None else 1 << 30,
-                           t.multiplier, scoring.max_bonus(t), keep=1, group=scoring.group(t))
+                           t.multiplier, scoring.max_bonus(t) + scoring.max_run_bonus(t),
+                           keep=1, group=scoring.group(t))
                 walk_class = Distance(d.kinds, None, d.free, d.max_stops)
                 stats["priced"] += _walk(problem, scoring, walk_class, [rep], cancel, None, used)
                 stats["passes"] += 1
@@ -629,10 +713,16 @@ def _greedy(
             if pick is not None:
                 picks[i] = pick
                 used |= pick.track
-        total = sum(c.revenue for c in picks if c is not None)
+        total = _value(scoring, picks)
         if total > best_total:
             best, best_total = picks, total
     return best
+
+
+def _value(scoring: TitleScoring, picks: list[Candidate | None]) -> int:
+    """What a choice of routes earns the company: revenue plus the run bonus."""
+    chosen = [c for c in picks if c is not None]
+    return sum(c.revenue for c in chosen) + scoring.run_bonus([c.mail for c in chosen])
 
 
 def _conflict_table(routes: list[Candidate]) -> dict[int, int]:
@@ -653,6 +743,7 @@ def _assign(
     incumbent: list[Candidate | None],
     cancel: Callable[[], bool] | None,
     progress: Progress | None,
+    scoring: TitleScoring,
 ) -> tuple[list[Candidate | None], int, bool]:
     """Best choice of one route or none per list, no track shared (branch and bound).
 
@@ -678,7 +769,12 @@ def _assign(
     full = [(1 << len(lst)) - 1 for lst in distinct]
     same_as_prev = [i > 0 and which[i] == which[i - 1] for i in range(k)]
     best: list[Candidate | None] = list(incumbent)
-    best_value = [sum(c.revenue for c in incumbent if c is not None)]
+    best_value = [_value(scoring, incumbent)]
+    exact = scoring.has_run_bonus()
+    # with a run bonus: every route's key is at least ``lo`` above its revenue, and
+    # the bonus of a whole run is at most ``hi`` (a second bound, on the revenues)
+    lo = scoring.run_bonus_floor() if exact else 0
+    hi = scoring.run_bonus_total() if exact else 0
     choice = [-1] * k
     polls = [0]
     n_distinct = len(distinct)
@@ -696,8 +792,11 @@ def _assign(
             out[d] = m
         return out
 
-    def branch(i: int, confs: list[int], total: int) -> None:
+    def branch(i: int, confs: list[int], total: int, rsum: int) -> None:
         if i == k:
+            if exact:
+                total = _value(scoring, [lists[j][choice[j]] if choice[j] >= 0 else None
+                                         for j in range(k)])
             if total > best_value[0]:
                 best_value[0] = total
                 best[:] = [lists[j][choice[j]] if choice[j] >= 0 else None for j in range(k)]
@@ -710,17 +809,22 @@ def _assign(
         top: list[int] = []
         for d in range(n_distinct):
             free = full[d] & ~confs[d]
-            top.append(distinct[d][(free & -free).bit_length() - 1].revenue if free else 0)
+            top.append(distinct[d][(free & -free).bit_length() - 1].key if free else 0)
         after = sum(top[which[j]] for j in range(i + 1, k))
         d_i = which[i]
         if total + top[d_i] + after <= best_value[0]:
             return
+        after_rev = 0
+        if exact:
+            after_rev = sum(top[which[j]] - lo for j in range(i + 1, k) if top[which[j]])
+            if rsum + (top[d_i] - lo if top[d_i] else 0) + after_rev + hi <= best_value[0]:
+                return
         lst = distinct[d_i]
         free = full[d_i] & ~confs[d_i]
         if same_as_prev[i]:
             if choice[i - 1] < 0:
                 choice[i] = -1
-                branch(i + 1, confs, total)
+                branch(i + 1, confs, total, rsum)
                 return
             free &= ~((1 << (choice[i - 1] + 1)) - 1)
         while free:
@@ -728,16 +832,18 @@ def _assign(
             free ^= low
             j = low.bit_length() - 1
             c = lst[j]
-            if total + c.revenue + after <= best_value[0]:
+            if total + c.key + after <= best_value[0]:
                 break
+            if exact and rsum + c.revenue + after_rev + hi <= best_value[0]:
+                continue
             choice[i] = j
-            branch(i + 1, clash(confs, c.track), total + c.revenue)
+            branch(i + 1, clash(confs, c.track), total + c.key, rsum + c.revenue)
         choice[i] = -1
-        if total + after > best_value[0]:
-            branch(i + 1, confs, total)
+        if total + after > best_value[0] and (not exact or rsum + after_rev + hi > best_value[0]):
+            branch(i + 1, confs, total, rsum)
 
     try:
-        branch(0, [0] * n_distinct, 0)
+        branch(0, [0] * n_distinct, 0, 0)
     except _Stopped:
         return best, best_value[0], False
     return best, best_value[0], True
@@ -771,7 +877,8 @@ def solve(
             paying = scoring.paying(t)
             reps[key] = _Rep(
                 t, d.limit, paying if paying is not None else 1 << 30, t.multiplier,
-                scoring.max_bonus(t), keep=1 if k == 1 else keep, group=scoring.group(t),
+                scoring.max_bonus(t) + scoring.max_run_bonus(t), keep=1 if k == 1 else keep,
+                group=scoring.group(t),
             )
         rep_of[t.id] = reps[key]
     per_group: dict[int, int] = {}
@@ -780,8 +887,11 @@ def solve(
     for t in trains:
         r = rep_of[t.id]
         if per_group[r.group] == 1:
-            r.patterns = scoring.patterns(t)
-            if r.patterns is not None:
+            pats = scoring.patterns(t)
+            if pats is not None:
+                r.flags = (0, 1) if scoring.mail_flag(t) else (0,)
+                mail = r.mail_cap = scoring.max_run_bonus(t)
+                r.patterns = [(p << 1 | f, b + mail * f) for p, b in pats for f in r.flags]
                 r.keep = 0
     order = sorted(classes, key=lambda d: (sorted(d.kinds), sorted(d.free), d.max_stops or 0))
     stats: dict[str, float] = {"priced": 0.0, "passes": 0.0}
@@ -812,15 +922,20 @@ def solve(
             incumbent = _greedy(problem, scoring, ordered_trains, rep_of, cancel, stats)
         except _Stopped:
             complete = False
-    choice, total, done = _assign(lists, incumbent, cancel, progress)
+    choice, total, done = _assign(lists, incumbent, cancel, progress, scoring)
     complete = complete and done
     best_note[0] = total
     if complete and k > 1:
         total_best = sum(rep_of[t.id].best for t in trains)
+        lo, hi = scoring.run_bonus_floor(), scoring.run_bonus_total()
+        rev_best = sum(max(0, rep_of[t.id].best - lo) for t in trains)
         need: dict[int, int] = {}
         for t in trains:
             r = rep_of[t.id]
             floor = total + 1 - (total_best - r.best)
+            if scoring.has_run_bonus():
+                # revenues: key_t - lo + the others' best revenues + the whole bonus
+                floor = max(floor, total + 1 + lo - (rev_best - max(0, r.best - lo)) - hi)
             need[id(r)] = min(need.get(id(r), floor), floor)
         again: list[Distance] = []
         for kinds in order:
@@ -834,7 +949,7 @@ def solve(
         if again:
             complete = run_pass(again, (0.5, 0.9))
             lists = [rep_of[t.id].routes for t in ordered_trains]
-            choice, total, done = _assign(lists, choice, cancel, progress)
+            choice, total, done = _assign(lists, choice, cancel, progress, scoring)
             complete = complete and done
     routes = []
     for t, c in zip(ordered_trains, choice, strict=True):
@@ -845,4 +960,5 @@ def solve(
     if progress is not None:
         progress(1.0, total)
     stats["seconds"] = time.perf_counter() - t0
-    return Result(tuple(routes), total, complete, stats)
+    revenue = sum(r.revenue for r in routes)
+    return Result(tuple(routes), revenue, complete, stats, total - revenue)

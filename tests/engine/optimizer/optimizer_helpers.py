@@ -78,11 +78,11 @@ def brute_force(p: Problem, scoring: TitleScoring) -> int:
             walks.append(((s.index,), 0, s.hex_bit))  # local runs (only local trains earn)
     scoring.prepare(p)
     span = p.n_track
-    per_train: list[list[tuple[int, int]]] = []
+    per_train: list[list[tuple[int, int, int | None, bool]]] = []
     for t in p.trains:
         dist = scoring.distance(t)
         shift = scoring.group(t) * span
-        options = [(0, 0)]
+        options: list[tuple[int, int, int | None, bool]] = [(0, 0, None, False)]
         for stops, track, _h in walks:
             if len(stops) == 1 and not scoring.local(t):
                 continue
@@ -92,16 +92,19 @@ def brute_force(p: Problem, scoring: TitleScoring) -> int:
             n = sum(s.cost for s in visited if s.kind in dist.kinds and s.hex not in dist.free)
             if dist.limit is not None and n > dist.limit:
                 continue
+            mail = scoring.mail_value(t, visited)
             for rev, extra in scoring.variants(t, visited):
-                options.append((rev, (track << shift) | extra))
+                options.append((rev, (track << shift) | extra, mail, True))
         per_train.append(options)
-    def combine(i: int, used: int) -> int:
-        if i == len(per_train):
-            return 0
-        return max(rev + combine(i + 1, used | track)
-                   for rev, track in per_train[i] if not track & used)
 
-    best = combine(0, 0)
+    def combine(i: int, used: int, mails: tuple[int | None, ...]) -> int:
+        """Best revenue of trains ``i..`` plus the run bonus of the whole run (mail)."""
+        if i == len(per_train):
+            return scoring.run_bonus(list(mails))
+        return max(rev + combine(i + 1, used | track, (*mails, mail) if ran else mails)
+                   for rev, track, mail, ran in per_train[i] if not track & used)
+
+    best = combine(0, 0, ())
     return best
 
 
