@@ -20,11 +20,14 @@ from desk18xx.engine.actions import (
     PayoffLoan,
     PlaceToken,
     ProgramBuyShares,
+    ProgramDisable,
+    ProgramMergerPass,
     ProgramSharePass,
     RunRoutes,
     SellShares,
     TakeLoan,
 )
+from desk18xx.engine.programs import describe_program
 
 
 def describe(action: Action, name: str) -> str:
@@ -63,10 +66,10 @@ def describe(action: Action, name: str) -> str:
             return f"{name} repays a loan"
         case Merge():
             return f"{name} merges with {action.corporation}"
-        case ProgramSharePass():
-            return f"{name} sets auto-pass"
-        case ProgramBuyShares():
-            return f"{name} sets auto-buy of {action.corporation}"
+        case ProgramSharePass() | ProgramBuyShares() | ProgramMergerPass():
+            return f"{name} programs: {describe_program(action)}"
+        case ProgramDisable():
+            return f"{name} stops the programmed action ({action.reason or 'by hand'})"
         case EndGame():
             return f"{name} ends the game"
         case Message():

@@ -14,7 +14,12 @@ def test_sentences_for_common_actions() -> None:
                                                    "tile": "57-0", "rotation": 2},
         "CPR buys train 2-0 for $100": {"type": "buy_train", "entity": "CPR", "train": "2-0",
                                         "price": 100, "variant": "2"},
-        "Ann sets auto-pass": {"type": "program_share_pass", "entity": 1},
+        "Ann programs: Pass in stock rounds": {"type": "program_share_pass", "entity": 1},
+        "Ann programs: Pass on mergers in the merger round (BO, KP)": {
+            "type": "program_merger_pass", "entity": 1,
+            "corporations_by_round": {"MR": ["BO", "KP"]}},
+        "Ann stops the programmed action (CNR is floated)": {
+            "type": "program_disable", "entity": 1, "reason": "CNR is floated"},
         "Ann passes": {"type": "pass", "entity": 1},
         "Ann: undo": {"type": "undo", "entity": 1},
     }
