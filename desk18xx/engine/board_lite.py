@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from desk18xx.engine.map.hexgrid import neighbour_id, opposite
+from desk18xx.engine.map.tiles import Geometry, geometry, paths_kept
 from desk18xx.engine.tiledef import Color, HexDef, ManifestTile, NodeKind, TileDef
 
 _START = -1
@@ -151,6 +152,35 @@ def shape(tile: TileDef, rotation: int) -> TileShape:
     return result
 
 
+_GEOMETRY: dict[tuple[int, int], tuple[TileDef, Geometry]] = {}
+
+
+def _geometry(tile: TileDef, rotation: int) -> Geometry:
+    """``engine.map.tiles.geometry`` keyed by identity (hashing a tile is deep)."""
+    key = (id(tile), rotation)
+    hit = _GEOMETRY.get(key)
+    if hit is not None and hit[0] is tile:
+        return hit[1]
+    geo = geometry(tile, rotation)
+    _GEOMETRY[key] = (tile, geo)
+    return geo
+
+
+_KEPT: dict[tuple[int, int, int, int], tuple[TileDef, TileDef, bool]] = {}
+
+
+def keeps_paths(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int) -> bool:
+    """Every path of ``old`` is kept by ``new`` at these rotations (cached
+    :func:`~desk18xx.engine.map.tiles.paths_kept`; tile definitions are immutable)."""
+    key = (id(old), old_rotation, id(new), new_rotation)
+    hit = _KEPT.get(key)
+    if hit is not None and hit[0] is old and hit[1] is new:
+        return hit[2]
+    kept = paths_kept(_geometry(old, old_rotation), _geometry(new, new_rotation))
+    _KEPT[key] = (old, new, kept)  # the references keep the ids from being reused
+    return kept
+
+
 @dataclass
 class Placed:
     """The tile on a hex (immutable once placed: a lay makes a new one)."""
@@ -188,6 +218,8 @@ class Board:
     """Number of tiles laid (part of the reachability cache key)."""
     _reach_cache: dict[str, tuple[object, tuple[set[tuple[str, int]], dict[str, set[int]]]]] = \
         field(default_factory=dict, repr=False, compare=False)
+    _slot_lists: tuple[int, list[list[str | None]]] | None = \
+        field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_hexes(cls, hexdefs: Mapping[str, HexDef], manifest: Mapping[str, ManifestTile]
@@ -354,6 +386,25 @@ class Board:
             return None
         return other, back
 
+    def _state_key(self) -> tuple[int, tuple[tuple[str | None, ...], ...]]:
+        """What the reachability walks depend on: lays and every token slot.
+
+        The slot lists of a hex are replaced only by :meth:`lay` (which counts
+        ``lays``), so the flat list of them is kept per ``lays``.
+        """
+        flat = self._slot_lists
+        if flat is None or flat[0] != self.lays:
+            flat = (self.lays, [c for cities in self.tokens.values() for c in cities])
+            self._slot_lists = flat
+        return (self.lays, tuple(map(tuple, flat[1])))
+
+    def _cached(self, cache_key: str, key: object) -> tuple[set[tuple[str, int]],
+                                                           dict[str, set[int]]] | None:
+        hit = self._reach_cache.get(cache_key)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        return None
+
     def reach(self, corp: str, friends: frozenset[str] = frozenset()
               ) -> tuple[set[tuple[str, int]], dict[str, set[int]]]:
         """Nodes and hex edges reachable from ``corp``'s tokens.
@@ -364,45 +415,57 @@ class Board:
             ``connected_nodes``/``connected_hexes``).  Callers must not mutate them.
             Tokens of ``friends`` never block (1867 card: merging minors).
         """
-        key = (self.lays, tuple(tuple(tuple(c) for c in cities)
-                                for cities in self.tokens.values() if cities))
+        key = self._state_key()
         cache_key = corp + "|" + ",".join(sorted(friends))
-        hit = self._reach_cache.get(cache_key)
-        if hit is not None and hit[0] == key:
-            return hit[1]
-        result = self._reach(corp, friends)
+        hit = self._cached(cache_key, key)
+        if hit is not None:
+            return hit
+        edges: dict[str, set[int]] = {}
+        result = (self._walk(corp, friends, self._token_nodes(corp), edges), edges)
         self._reach_cache[cache_key] = (key, result)
         return result
 
     def reach_nodes(self, corp: str, friends: frozenset[str] = frozenset()
                     ) -> set[tuple[str, int]]:
         """Only the nodes of :meth:`reach` (a cheaper walk when edges are not needed)."""
-        key = (self.lays, tuple(tuple(tuple(c) for c in cities)
-                                for cities in self.tokens.values() if cities))
-        full = self._reach_cache.get(corp + "|" + ",".join(sorted(friends)))
-        if full is not None and full[0] == key:
-            return full[1][0]
-        cache_key = "nodes:" + corp + "|" + ",".join(sorted(friends))
-        hit = self._reach_cache.get(cache_key)
-        if hit is not None and hit[0] == key:
-            return hit[1][0]
-        nodes = self._walk_nodes(corp, friends)
-        self._reach_cache[cache_key] = (key, (nodes, {}))
+        key = self._state_key()
+        suffix = corp + "|" + ",".join(sorted(friends))
+        hit = self._cached(suffix, key) or self._cached("nodes:" + suffix, key)
+        if hit is not None:
+            return hit[0]
+        nodes = self._walk(corp, friends, self._token_nodes(corp))
+        self._reach_cache["nodes:" + suffix] = (key, (nodes, {}))
         return nodes
 
     def can_run_from_one_token(self, corp: str) -> bool:
         """Some token of ``corp`` reaches another stop on its own (18xx
         ``Graph#compute`` ``route_available``: each token is walked separately, and
         tokens in cities that track does not join give no route)."""
-        return any(len(self._walk_nodes(corp, frozenset(), start)) > 1
-                   for start in self._token_nodes(corp))
+        key = self._state_key()
+        cache_key = "run:" + corp
+        hit = self._cached(cache_key, key)
+        if hit is None:
+            ok = any(len(self._walk(corp, frozenset(), [start], limit=2)) > 1
+                     for start in self._token_nodes(corp))
+            hit = ({("", 0)} if ok else set(), {})
+            self._reach_cache[cache_key] = (key, hit)
+        return bool(hit[0])
 
-    def _walk_nodes(self, corp: str, friends: frozenset[str],
-                    start: tuple[str, int] | None = None) -> set[tuple[str, int]]:
+    def _walk(self, corp: str, friends: frozenset[str], start_nodes: list[tuple[str, int]],
+              edges: dict[str, set[int]] | None = None, limit: int = 0
+              ) -> set[tuple[str, int]]:
+        """Walk track from ``start_nodes``; return the nodes reached.
+
+        Full cities of other companies (not ``friends``) and off-boards end a
+        walk, and a walk leaves a stop only by its other paths (18xx
+        ``Node#walk``).  When ``edges`` is given, every hex edge reached or
+        left is recorded in it; a ``limit`` stops the walk once that many
+        nodes are found.
+        """
         table = _neighbour_table(self.hexdefs)
         placed_map = self.placed
         tokens = self.tokens
-        starts = set(self._token_nodes(corp)) if start is None else {start}
+        starts = set(start_nodes)
         nodes: set[tuple[str, int]] = set()
         seen_nodes: set[tuple[str, int, int]] = set()
         seen_edges: set[tuple[str, int]] = set()
@@ -418,6 +481,8 @@ class Board:
                 hex_id, idx, came = entry
                 item = (hex_id, idx)
                 nodes.add(item)
+                if limit and len(nodes) >= limit:
+                    return nodes
                 placed = placed_map[hex_id]
                 if item not in starts:
                     kind = placed.tile.nodes[idx].kind
@@ -429,7 +494,6 @@ class Board:
                                 friends and any(x in friends for x in slots)):
                             continue
                 sh = placed.shape
-                # a walk leaves a stop only by its other paths (18xx Node#walk)
                 out_edges = sh.node_edges[idx] - {came}
                 node_stack.extend((hex_id, m, _FROM_NODE + idx) for m in sh.node_nodes[idx]
                                   if came != _FROM_NODE + m)
@@ -440,92 +504,21 @@ class Board:
                 seen_edges.add(item)
                 hex_id, idx = item
                 sh = placed_map[hex_id].shape
+                if edges is not None:
+                    edges.setdefault(hex_id, set()).add(idx)
                 node_stack.extend((hex_id, m, idx) for m in sh.edge_nodes.get(idx, ()))
                 out_edges = sh.edge_edges.get(idx, frozenset())
             for e in out_edges:
                 other = table[(hex_id, e)]
+                if edges is not None:
+                    edges.setdefault(hex_id, set()).add(e)
+                    if other is not None:
+                        edges.setdefault(other, set()).add((e + 3) % 6)
                 if other is not None:
                     back = (e + 3) % 6
                     if back in placed_map[other].shape.exits:
                         edge_stack.append((other, back))
         return nodes
-
-    def _reach(self, corp: str, friends: frozenset[str]
-               ) -> tuple[set[tuple[str, int]], dict[str, set[int]]]:
-        nodes: set[tuple[str, int]] = set()
-        edges: dict[str, set[int]] = {}
-        table = _neighbour_table(self.hexdefs)
-        placed_map = self.placed
-        tokens = self.tokens
-        starts = set(self._token_nodes(corp))
-        node_stack = [(h, n, _START) for h, n in starts]
-        edge_stack: list[tuple[str, int]] = []
-        seen_nodes: set[tuple[str, int, int]] = set()
-        seen_edges: set[tuple[str, int]] = set()
-        city = NodeKind.CITY
-        offboard = NodeKind.OFFBOARD
-        while node_stack or edge_stack:
-            if node_stack:
-                entry = node_stack.pop()
-                if entry in seen_nodes:
-                    continue
-                seen_nodes.add(entry)
-                hex_id, idx, came = entry
-                item = (hex_id, idx)
-                placed = placed_map[hex_id]
-                nodes.add(item)
-                if item not in starts:
-                    kind = placed.tile.nodes[idx].kind
-                    if kind is offboard:
-                        continue
-                    if kind is city:
-                        slots = tokens[hex_id][placed.city_nodes.index(idx)]
-                        if corp not in slots and None not in slots and not (
-                                friends and any(x in friends for x in slots)):
-                            continue
-                sh = placed.shape
-                # a walk leaves a stop only by its other paths (18xx Node#walk)
-                out_edges = sh.node_edges[idx] - {came}
-                for m in sh.node_nodes[idx]:
-                    if came != _FROM_NODE + m:
-                        node_stack.append((hex_id, m, _FROM_NODE + idx))
-            else:
-                item = edge_stack.pop()
-                if item in seen_edges:
-                    continue
-                seen_edges.add(item)
-                hex_id, idx = item
-                sh = placed_map[hex_id].shape
-                es = edges.get(hex_id)
-                if es is None:
-                    es = edges[hex_id] = set()
-                es.add(idx)
-                for m in sh.edge_nodes.get(idx, ()):
-                    node_stack.append((hex_id, m, idx))
-                out_edges = sh.edge_edges.get(idx, frozenset())
-            for e in out_edges:
-                es = edges.get(hex_id)
-                if es is None:
-                    es = edges[hex_id] = set()
-                es.add(e)
-                other = table[(hex_id, e)]
-                if other is None:
-                    continue
-                back = (e + 3) % 6
-                os_ = edges.get(other)
-                if os_ is None:
-                    os_ = edges[other] = set()
-                os_.add(back)
-                if back in placed_map[other].shape.exits:
-                    edge_stack.append((other, back))
-        return nodes, edges
-
-    def _touch(self, edges: dict[str, set[int]], hex_id: str, edge: int) -> None:
-        """Mark ``edge`` of ``hex_id`` and the facing edge of its neighbour as connected."""
-        edges.setdefault(hex_id, set()).add(edge)
-        other = _neighbour_table(self.hexdefs)[(hex_id, edge)]
-        if other is not None:
-            edges.setdefault(other, set()).add(opposite(edge))
 
     def passable(self, hex_id: str, edge: int) -> bool:
         """A neighbour exists across ``edge`` and no impassable border separates them."""

@@ -38,6 +38,9 @@ class Step:
     """
 
     blocks: ClassVar[bool] = True
+    #: ``active_entities`` may change the game (then :meth:`Round.process` asks
+    #: ``legal`` again for the blocking test instead of reusing its first answer).
+    entities_mutate: ClassVar[bool] = False
 
     def __init__(self, round_: Round) -> None:
         self.round = round_
@@ -184,8 +187,15 @@ class Round:
         for step in self.steps:
             if not step.is_active(game):
                 continue
-            accepts = type(action) in step.legal(game, action.entity)
-            blocking = step.is_blocking(game)
+            offered = step.legal(game, action.entity)
+            accepts = type(action) in offered
+            if not step.entities_mutate and type(step).is_blocking is Step.is_blocking \
+                    and type(step).current_legal is Step.current_legal \
+                    and step.current_entity(game) == action.entity \
+                    and not game.is_closed(action.entity):
+                blocking = step.blocks and bool(offered)  # the same legal() call
+            else:
+                blocking = step.is_blocking(game)
             if blocking and not accepts:
                 who = step.current_entity(game)
                 raise IllegalAction(

@@ -7,7 +7,7 @@ token reduction before the share dealing (designer-confirmed, issue #9655).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from desk18xx.engine.actions import (
     Action,
@@ -156,6 +156,8 @@ class ReduceTokens(Step):
 
 class PostMergerShares(Step):
     """Owners of the merged minors (or the converter) buy, then everyone one share."""
+
+    entities_mutate: ClassVar[bool] = True  # active_entities may complete the merge
 
     def is_active(self, game: Game) -> bool:
         return mround(self).converted is not None

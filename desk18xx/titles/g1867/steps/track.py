@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Action, LayTile, Pass, PlaceToken
-from desk18xx.engine.board_lite import stop_counts
+from desk18xx.engine.board_lite import keeps_paths, stop_counts
 from desk18xx.engine.errors import IllegalAction
-from desk18xx.engine.map.tiles import geometry, paths_kept
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK
 from desk18xx.engine.tiledef import COLOR_ORDER, Color, NodeKind, TileDef
@@ -205,12 +204,6 @@ class Track(Step):
         from desk18xx.engine.board_lite import shape
 
         old = board.placed[hex_id]
-        new_shape = shape(tile, rotation)
-        if not new_shape.exits & reach.get(hex_id, set()):
-            raise IllegalAction(f"{entity} cannot reach {hex_id} with that tile")
-        # 18xx upgrades_to? / legal_tile_rotation?: every old path is kept, not just its exits
-        if not paths_kept(geometry(old.tile, old.rotation), geometry(tile, rotation)):
-            raise IllegalAction(f"{tile.name} must keep the track of {old.tile.name}")
         hd = board.hexdefs[hex_id]
         label = old.tile.label
         if hd.tile.future_label and tile.color == hd.tile.future_label.color:
@@ -224,6 +217,13 @@ class Track(Step):
             raise IllegalAction(f"{tile.name} does not match the cities of {hex_id}")
         if old_towns != new_towns or bool(old_cities) != bool(new_cities):
             raise IllegalAction(f"{tile.name} does not match the stops of {hex_id}")
+        # the checks above do not depend on the rotation (cheap rejections come first)
+        new_shape = shape(tile, rotation)
+        if not new_shape.exits & reach.get(hex_id, set()):
+            raise IllegalAction(f"{entity} cannot reach {hex_id} with that tile")
+        # 18xx upgrades_to? / legal_tile_rotation?: every old path is kept, not just its exits
+        if not keeps_paths(old.tile, old.rotation, tile, rotation):
+            raise IllegalAction(f"{tile.name} must keep the track of {old.tile.name}")
         # every old connected city keeps exactly one new city (18xx legal_tile_rotation?)
         osh = old.shape
         old_ct = [osh.node_edges[i] for i, n in enumerate(old.tile.nodes)
