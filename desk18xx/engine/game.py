@@ -271,13 +271,24 @@ class Game:
             if not out or t.available_on is not None:
                 out.append(t)
                 seen.add(t.name)
-        out.extend(self.pool_trains())
+        names: set[str] = set()
+        for t in self.pool_trains():
+            if t.name not in names:  # 18xx Depot#depot_trains: @discarded.uniq(&:name)
+                names.add(t.name)
+                out.append(t)
         return out
 
     def pool_trains(self) -> list[Train]:
-        """Discarded trains in the bank pool."""
-        return [t for t in self.trains.values()
-                if t.owner == POOL and not t.rusted and t.buyable]
+        """Discarded trains in the bank pool, first discarded first."""
+        return sorted((t for t in self.trains.values()
+                       if t.owner == POOL and not t.rusted and t.buyable),
+                      key=lambda t: t.pooled)
+
+    def to_pool(self, train: Train) -> None:
+        """Put ``train`` in the bank pool behind the trains discarded before it
+        (18xx ``Depot#reclaim_train`` appends to ``@discarded``)."""
+        train.owner = POOL
+        train.pooled = 1 + max((t.pooled for t in self.trains.values()), default=0)
 
     def phase_reached(self, name: str) -> bool:
         """True when phase ``name`` has started."""
@@ -296,7 +307,7 @@ class Game:
     def discard_train(self, cid: str, tid: str) -> None:
         """A company returns a train to the bank pool."""
         self.corps[cid].trains.remove(tid)
-        self.trains[tid].owner = POOL
+        self.to_pool(self.trains[tid])
 
     def total_shares(self, cid: str) -> int:
         """Number of shares of ``cid`` (title; 10 by default)."""

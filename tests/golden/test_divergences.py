@@ -51,9 +51,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
     pytest.param("d08_1822ca_wrs_sell_in_blocks", id="d08_1822ca_wrs_sell_in_blocks"),
     pytest.param("d09_1822ca_wrs_minor_paid_first_treasury_share", marks=pytest.mark.slow,
                  id="d09_1822ca_wrs_minor_paid_first_treasury_share"),
-    _case("d10_1822ca_discarded_train_copy",
-          "D10: only the first discarded copy of each train name is buyable "
-          "(depot.rb depot_trains uniq(&:name))", slow=True),
+    pytest.param("d10_1822ca_discarded_train_copy", marks=pytest.mark.slow,
+                 id="d10_1822ca_discarded_train_copy"),
     pytest.param("d11_1822ca_token_same_city_extra", id="d11_1822ca_token_same_city_extra"),
     pytest.param("d05_1867_partial_president_sale_ids",
                  id="d05_1867_partial_president_sale_ids"),

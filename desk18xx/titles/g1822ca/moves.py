@@ -419,8 +419,10 @@ def _issue(game: G1822CA, corp: str, legal: tuple[type[Action], ...]) -> list[Ac
         share = game.ipo_shares(corp)
         share = [s for s in share if not s.president]
         if share:
+            # the dropped price, as 18xx.games writes it (reduced_bundle_price_for_market_drop)
+            price = game.market.relative(corp, False, ["left"]).price
             out.append(SellShares(entity=corp, entity_type="corporation",
-                                  shares=(share[0].id,), percent=10))
+                                  shares=(share[0].id,), percent=10, share_price=price))
     if BuyShares in legal:
         pool = sorted((s for s in game.shares.values() if s.corp == corp and s.owner == POOL),
                       key=lambda s: int(s.id.rsplit("_", 1)[1]))

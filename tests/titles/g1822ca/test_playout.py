@@ -64,3 +64,40 @@ def test_random_full_game_by_18xx_games_rules_with_two_players() -> None:
     result = play_one("1822CA", 3, 2, ("compat_18xxgames",))
     assert result.error is None, result.error
     assert result.finished
+
+
+def test_a_random_issue_names_the_price_the_company_receives() -> None:
+    # 18xx.games writes the dropped price into an issue; a game exported from a
+    # random playout must replay the same when the next OR adds private income
+    import random
+
+    from desk18xx.engine.actions import SellShares
+    from desk18xx.engine.game import GameSetup
+    from desk18xx.titles import find_title
+
+    title = find_title("1822CA")
+    rng = random.Random(101)
+    game = title.new_game(GameSetup(
+        title.id, tuple((str(i), f"Player {i}") for i in range(1, 5)), 101,
+        ("compat_18xxgames",)))
+    issues = 0
+    while not game.finished and issues < 3:
+        moves = game.legal_moves(rng)
+        issue = next((m for m in moves if isinstance(m, SellShares)
+                      and m.entity_type == "corporation"), None)
+        if issue is not None:
+            assert isinstance(issue, SellShares)
+            issues += 1
+            cash = game.cash[issue.entity]
+            assert issue.share_price == game.market.relative(
+                issue.entity, False, ["left"]).price
+            game.process(issue)
+            assert game.cash[issue.entity] - cash >= issue.share_price
+            continue
+        passes = [m for m in moves if m.type == "pass"]
+        others = [m for m in moves if m.type != "pass"]
+        if others and (not passes or rng.random() > 0.25):
+            game.process(rng.choice(others))
+        else:
+            game.process(rng.choice(passes or moves))
+    assert issues == 3
