@@ -147,3 +147,6 @@ class Train:
     operated: bool = False
     express: bool = False
     """5+5E: counts off-boards first, any length."""
+    pooled: int = 0
+    """Place in the bank pool's discard order (1 for the first discard; 0 if never
+    discarded); set by :meth:`Game.to_pool`."""

@@ -152,3 +152,19 @@ def test_d12_par_keeps_the_turn_open_from_twice_the_lowest_start_price() -> None
     la = game.legal_actions()
     assert la.entity == "4440" and game.cash["4440"] == 81
     assert "par" not in la.types
+
+
+def test_d10_only_the_first_discarded_copy_of_a_pool_train_is_offered() -> None:
+    # 21268.json action 85: CV buys a 2 from the depot; CS holds 2-2 and 2-1.
+    game = replay_prefix("21268.json", 85)
+    assert game.legal_actions().entity == "CV"
+    game.discard_train("CS", "2-2")
+    game.discard_train("CS", "2-1")
+    # 18xx depot.rb depot_trains: upcoming trains + @discarded.uniq(&:name)
+    assert [t.id for t in game.pool_trains()] == ["2-2", "2-1"]
+    assert [t.id for t in game.depot_trains()] == ["2-3", "2-2"]
+    later = BuyTrain(entity="CV", train="2-1", price=100)
+    assert game.why_illegal(later) is not None
+    game.process(BuyTrain(entity="CV", train="2-2", price=100))
+    assert game.trains["2-2"].owner == "CV"
+    assert [t.id for t in game.depot_trains()] == ["2-3", "2-1"]

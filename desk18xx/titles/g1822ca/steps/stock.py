@@ -66,7 +66,7 @@ class DiscardTrain(Step):
             gm.remove_train(train)
         else:
             gm.corps[action.entity].trains.remove(train.id)
-            train.owner = POOL
+            gm.to_pool(train)
 
     def skip(self, game: Game) -> None:
         """Nothing to discard."""

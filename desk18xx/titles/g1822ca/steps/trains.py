@@ -22,12 +22,18 @@ if TYPE_CHECKING:
 
 
 def depot_offer(gm: G1822CA) -> list[Train]:
-    """New trains on offer (first of each type available) and the discarded ones."""
+    """New trains on offer (first of each type available) and, of the discarded
+    ones, the first discarded of each name (18xx ``Depot#depot_trains``:
+    ``@discarded.uniq(&:name)``)."""
     out: list[Train] = []
     up = gm.upcoming()
     if up is not None:
         out.append(up)
-    out.extend(t for t in gm.trains.values() if t.owner == POOL)
+    names: set[str] = set()
+    for t in sorted((t for t in gm.trains.values() if t.owner == POOL), key=lambda t: t.pooled):
+        if t.name not in names:
+            names.add(t.name)
+            out.append(t)
     return out
 
 
@@ -203,6 +209,9 @@ class BuyTrainStep(OrStep):
                     raise IllegalAction(f"{train.id} is not on offer")
         elif source != POOL:
             raise IllegalAction(f"{train.id} is not for sale")
+        elif train.id not in [t.id for t in depot_offer(gm)]:
+            raise IllegalAction(f"Not a buyable train: {train.id} (an earlier discarded "
+                                f"{train.name} is bought first)")
         variant = action.variant
         if variant == R.E_TRAIN and any(t.name == R.E_TRAIN for t in gm.corp_trains(corp)):
             raise IllegalAction(f"{corp} may own only one E-train (RB 5.17.7)")

@@ -133,7 +133,7 @@ class BuyTrainStep(Step):
         if exchange is not None:
             old = game.trains[exchange]
             gm.corps[entity].trains.remove(exchange)
-            old.owner = POOL
+            gm.to_pool(old)  # 18xx Step::Train#buy_train_action: @depot.reclaim_train
         gm.buy_train(entity, action.train, price)
         if not self.can_buy(game, entity):
             self.passed = True
