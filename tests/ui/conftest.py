@@ -15,3 +15,13 @@ def _user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("DESK18XX_DATA", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _no_automatic_routes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's best routes are proposed by a worker thread as the run begins; their
+    arrival could race a test's clicks on stops, so tests turn it on themselves
+    (tests/ui/test_routeworker.py)."""
+    from desk18xx.ui.mapview.controller import MapController
+
+    monkeypatch.setattr(MapController, "auto_propose", False)

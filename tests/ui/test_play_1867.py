@@ -191,7 +191,8 @@ def test_opening_of_1867(window: MainWindow, qtbot) -> None:  # type: ignore[no-
     assert routes[0].stops == [HOME, OFFBOARD]
     assert "Revenue $" in window.controller.route_label.text()
     shown = int(window.controller.route_label.text().rpartition("Revenue $")[2])
-    window.controller.best_button.click()
+    with qtbot.waitSignal(window.controller.search.proposal_ready, timeout=20000):
+        window.controller.best_button.click()  # the search runs in a worker thread
     assert window.controller.routes[0].stops in ([HOME, OFFBOARD], [OFFBOARD, HOME])
     assert window.controller.route_label.text().endswith(f"Revenue ${shown}")
     owner = game.owner(minor)

@@ -10,9 +10,8 @@ gesture ends as an :class:`Action` passed to ``session.submit``.
 from __future__ import annotations
 
 import dataclasses
-import time
 
-from PySide6.QtCore import QObject, QPointF, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QPointF, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
 
@@ -30,7 +29,6 @@ from desk18xx.ui.models.board import board_view, hex_summary
 from desk18xx.ui.models.choices import TurnInfo
 from desk18xx.ui.models.routes import (
     TrainRoute,
-    best,
     can_build,
     estimate,
     find_chain,
@@ -41,10 +39,8 @@ from desk18xx.ui.models.routes import (
 )
 from desk18xx.ui.models.tokens import city_id, token_slots
 from desk18xx.ui.models.tracks import TrackOptions
+from desk18xx.ui.routeworker import Proposal, RouteSearch, RouteSearchBar
 from desk18xx.ui.session import GameSession
-
-#: Longest the "Best routes" search may take before it returns its best so far.
-OPTIMIZER_SECONDS = 3.0
 
 
 class MapController(QObject):
@@ -56,6 +52,9 @@ class MapController(QObject):
 
     #: A short message for the status bar.
     status = Signal(str)
+
+    auto_propose = True
+    """Search the best routes as soon as a company reaches its run (off the GUI thread)."""
 
     def __init__(self, session: GameSession, view: MapView, panel: ActionPanel,
                  parent: QObject | None = None) -> None:
@@ -72,6 +71,9 @@ class MapController(QObject):
         self._routes: list[TrainRoute] = []
         self._current_train = 0
         self._history: Game | None = None
+        # before the main window's own state_changed slot: a change drops a stale search first
+        self.search = RouteSearch(session, self)
+        self._auto_for: tuple[str, int] | None = None
         self._route_box = self._make_route_box()
         self._connect_signals()
 
@@ -87,6 +89,12 @@ class MapController(QObject):
         self._panel.rotate_button.clicked.connect(lambda: self.rotate(1))
         self._panel.confirm_button.clicked.connect(self.confirm)
         self._panel.cancel_button.clicked.connect(self.cancel)
+        self.search.proposal_ready.connect(self.show_proposal)
+        self.search.failed.connect(lambda reason: self.status.emit(
+            f"No route suggestion: {reason}"))
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.search.shutdown)
 
     # -- state -----------------------------------------------------------------------------
     @property
@@ -150,6 +158,11 @@ class MapController(QObject):
             self._panel.add_extra(self._route_box)
             self._route_box.setVisible(True)
             self._update_routes()
+            here = (entity, len(self._session.actions()))
+            if (self.auto_propose and self._auto_for != here
+                    and not any(r.stops for r in self._routes)):
+                self._auto_for = here
+                self.search.start(entity, auto=True)
         else:
             self._routes = []
             self._route_box.setVisible(False)
@@ -303,13 +316,15 @@ class MapController(QObject):
         self.clear_button = QPushButton("Clear this train's route")
         self.best_button = QPushButton("Best routes")
         self.best_button.setToolTip("Let the route optimizer find the best routes "
-                                    f"(at most {OPTIMIZER_SECONDS:g} s)")
+                                    "(Cancel keeps the best found so far)")
+        self.search_bar = RouteSearchBar(self.search)
         self.run_button = QPushButton("Run trains")
         layout.addWidget(self.train_combo)
         layout.addWidget(self.route_help)
         layout.addWidget(self.route_label)
         layout.addWidget(self.clear_button)
         layout.addWidget(self.best_button)
+        layout.addWidget(self.search_bar)
         layout.addWidget(self.run_button)
         self.train_combo.currentIndexChanged.connect(self._pick_train)
         self.clear_button.clicked.connect(self._clear_route)
@@ -405,21 +420,28 @@ class MapController(QObject):
         self._view.set_routes(drawn)
 
     def find_best(self) -> None:
-        """Fill every train's route with the optimizer's answer."""
+        """Search the best routes off the GUI thread; :meth:`show_proposal` fills them in."""
         if self._info is None or self._info.entity is None:
             return
-        deadline = time.perf_counter() + OPTIMIZER_SECONDS
-        try:
-            routes, revenue, complete = best(self._session.game, self._info.entity,
-                                             cancel=lambda: time.perf_counter() > deadline)
-        except Exception as exc:  # noqa: BLE001 - Unsupported title or optimizer bug
-            self.status.emit(f"No route suggestion: {exc}")
+        self.search.start(self._info.entity)
+        self.status.emit("Finding the best routes…")
+
+    def show_proposal(self, proposal: Proposal) -> None:
+        """Fill every train's route with the optimizer's answer.
+
+        An automatic proposal (the run just began) is only taken while no stop
+        has been clicked; the player's "Best routes" always replaces the routes.
+        """
+        if (self._info is None or proposal.corp != self._info.entity or not self._routes
+                or self._history is not None):
             return
-        self._routes = routes
+        if proposal.auto and any(r.stops for r in self._routes):
+            return
+        self._routes = proposal.routes
         self._current_train = 0
         self._update_routes()
-        self.status.emit(f"Best routes: ${revenue}" + ("" if complete else
-                                                       " (search stopped early)"))
+        self.status.emit(f"Best routes: ${proposal.revenue}" + (
+            "" if proposal.complete else " (search cancelled: the best found so far)"))
 
     @staticmethod
     def _stop_at(game: Game, hex_id: str, toward: str | None, size: float) -> QPointF:

@@ -189,17 +189,19 @@ def price(game: Game, corp: str, routes: list[TrainRoute]) -> tuple[list[int] | 
         return None, str(exc)
 
 
-def best(game: Game, corp: str, cancel: Callable[[], bool] | None = None
+def best(game: Game, corp: str, cancel: Callable[[], bool] | None = None,
+         progress: Callable[[float, int], None] | None = None,
          ) -> tuple[list[TrainRoute], int, bool]:
     """The optimizer's routes as editable train routes, their revenue, and whether
-    the search finished (False: cancelled, best so far).
+    the search finished (False: cancelled, best so far).  ``progress(fraction,
+    best so far)`` is called now and then (from the thread the search runs in).
 
     Raises:
         desk18xx.engine.optimizer.Unsupported: no optimizer for this title yet.
     """
     from desk18xx.engine.optimizer import best_routes
 
-    solution = best_routes(game, corp, cancel=cancel)
+    solution = best_routes(game, corp, cancel=cancel, progress=progress)
     out = trains_of(game, corp)
     by_train = {r.train: r for r in solution.routes}
     for tr in out:

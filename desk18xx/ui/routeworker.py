@@ -1,0 +1,250 @@
+"""The route optimizer off the GUI thread: progress, cancel, and stale results dropped.
+
+:class:`RouteSearch` runs :func:`desk18xx.ui.models.routes.best` (the
+engine's :func:`~desk18xx.engine.optimizer.best_routes`) for one company on
+a snapshot of the game in a :class:`QThreadPool` worker.  It reports progress
+and hands back a :class:`Proposal`; cancelling makes the search return its
+best routes so far (``complete`` False).  Every state change of the session
+makes a running search stale: it is cancelled and its answer dropped, never
+shown for a position it was not computed for.  :class:`RouteSearchBar` is the
+progress line with its Cancel button.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, SignalInstance
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+
+from desk18xx.engine.game import Game
+from desk18xx.ui.models.routes import TrainRoute, best
+
+Search = Callable[[Game, str, Callable[[], bool], Callable[[float, int], None]],
+                  tuple[list[TrainRoute], int, bool]]
+"""``search(game, corp, cancel, progress) -> (routes, revenue, complete)``."""
+
+
+def default_search(game: Game, corp: str, cancel: Callable[[], bool],
+                   progress: Callable[[float, int], None]) -> tuple[list[TrainRoute], int, bool]:
+    """The route optimizer (:func:`desk18xx.ui.models.routes.best`)."""
+    return best(game, corp, cancel=cancel, progress=progress)
+
+
+class SessionLike(Protocol):
+    """What the search needs of a :class:`~desk18xx.ui.session.GameSession`."""
+
+    @property
+    def game(self) -> Game: ...
+
+    state_changed: SignalInstance
+    game_replaced: SignalInstance
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """The optimizer's routes for one company at one position."""
+
+    corp: str
+    routes: list[TrainRoute]
+    revenue: int
+    complete: bool
+    """False when cancelled: the best routes found so far, not proven best."""
+    auto: bool
+    """Started by reaching the run (not by the player's "Best routes")."""
+
+
+class _Relay(QObject):
+    """Carries the worker thread's news to the GUI thread (queued signals)."""
+
+    progress = Signal(int, float, int)
+    done = Signal(int, object)
+    failed = Signal(int, str)
+
+
+class _Job(QRunnable):
+    def __init__(self, number: int, game: Game, corp: str, search: Search,
+                 relay: _Relay) -> None:
+        super().__init__()
+        self.setAutoDelete(False)  # Python owns it (RouteSearch._alive) until it reports
+        self.number = number
+        self.game = game
+        self.corp = corp
+        self.search = search
+        self.relay = relay
+        self.cancelled = threading.Event()
+        self._last = -1
+
+    def _progress(self, fraction: float, revenue: int) -> None:
+        percent = int(fraction * 100)
+        if percent != self._last:
+            self._last = percent
+            self.relay.progress.emit(self.number, fraction, revenue)
+
+    def run(self) -> None:
+        try:
+            routes, revenue, complete = self.search(self.game, self.corp,
+                                                    self.cancelled.is_set, self._progress)
+        except Exception as exc:  # noqa: BLE001 - reported to the player, never raised in Qt
+            self.relay.failed.emit(self.number, f"{type(exc).__name__}: {exc}")
+            return
+        self.relay.done.emit(self.number, (routes, revenue, complete))
+
+
+class RouteSearch(QObject):
+    """One route search at a time for the session's acting company.
+
+    Connect it to the session before anything that starts searches on a state
+    change (slots run in connection order): a change first makes the running
+    search stale, then a new one may start.
+
+    Signals:
+        started(str): a search for the company began.
+        progress(int, int): percent done and the best revenue found so far.
+        proposal_ready(object): a :class:`Proposal` for the current position.
+        failed(str): the search raised (an unsupported title or an optimizer bug).
+        dropped(): an answer came back for an older position and was thrown away.
+        stopped(): no search is running any more (after any of the three above).
+    """
+
+    #: A search for the company began.
+    started = Signal(str)
+    #: Percent done, best revenue so far.
+    progress = Signal(int, int)
+    #: The routes for the current position (a Proposal).
+    proposal_ready = Signal(object)
+    #: The search failed; the reason.
+    failed = Signal(str)
+    #: A stale answer was thrown away.
+    dropped = Signal()
+    #: No search runs any more.
+    stopped = Signal()
+
+    def __init__(self, session: SessionLike, parent: QObject | None = None,
+                 search: Search = default_search) -> None:
+        super().__init__(parent)
+        self._session = session
+        self._search = search
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._relay = _Relay(self)
+        self._job: _Job | None = None
+        self._alive: dict[int, _Job] = {}
+        """Every job not yet reported back (kept alive while its thread runs)."""
+        self._auto = False
+        self._numbers = 0
+        self._connect_signals()
+
+    def _connect_signals(self) -> None:
+        self._session.state_changed.connect(self._position_changed)
+        self._session.game_replaced.connect(self._position_changed)
+        self._relay.progress.connect(self._on_progress)
+        self._relay.done.connect(self._on_done)
+        self._relay.failed.connect(self._on_failed)
+
+    @property
+    def running(self) -> bool:
+        """A search for the current position is under way."""
+        return self._job is not None
+
+    def start(self, corp: str, *, auto: bool = False) -> None:
+        """Search the best routes of ``corp`` now (any running search is dropped)."""
+        self._drop()
+        self._numbers += 1
+        self._auto = auto
+        self._job = _Job(self._numbers, self._session.game.copy(), corp, self._search,
+                         self._relay)
+        self._alive[self._numbers] = self._job
+        self._pool.start(self._job)
+        self.started.emit(corp)
+
+    def cancel(self) -> None:
+        """Stop the search: its best routes so far come back as the proposal."""
+        if self._job is not None:
+            self._job.cancelled.set()
+
+    def shutdown(self, msecs: int = 5000) -> None:
+        """Cancel and wait for the worker (before the application quits)."""
+        self._drop()
+        self._pool.waitForDone(msecs)
+
+    def _drop(self) -> None:
+        """Forget the running search; its answer will be thrown away."""
+        if self._job is not None:
+            self._job.cancelled.set()
+            self._job = None
+            self.stopped.emit()
+
+    def _position_changed(self, *_args: object) -> None:
+        self._drop()
+
+    def _current(self, number: int) -> _Job | None:
+        job = self._job
+        return job if job is not None and job.number == number else None
+
+    def _on_progress(self, number: int, fraction: float, revenue: int) -> None:
+        if self._current(number) is not None:
+            self.progress.emit(int(fraction * 100), revenue)
+
+    def _on_done(self, number: int, answer: object) -> None:
+        self._alive.pop(number, None)
+        job = self._current(number)
+        if job is None:
+            self.dropped.emit()
+            return
+        self._job = None
+        assert isinstance(answer, tuple)
+        routes, revenue, complete = answer
+        self.proposal_ready.emit(Proposal(job.corp, list(routes), int(revenue), bool(complete),
+                                          self._auto))
+        self.stopped.emit()
+
+    def _on_failed(self, number: int, reason: str) -> None:
+        self._alive.pop(number, None)
+        if self._current(number) is None:
+            self.dropped.emit()
+            return
+        self._job = None
+        self.failed.emit(reason)
+        self.stopped.emit()
+
+
+class RouteSearchBar(QWidget):
+    """"Finding the best routes …" with a progress bar and a Cancel button."""
+
+    def __init__(self, search: RouteSearch, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._search = search
+        self.label = QLabel("Finding the best routes…")
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 100)
+        self.bar.setTextVisible(False)
+        self.bar.setMaximumHeight(10)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the search and take the best routes found so far")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.bar, 1)
+        layout.addWidget(self.cancel_button)
+        self.setVisible(False)
+        self._connect_signals()
+
+    def _connect_signals(self) -> None:
+        self._search.started.connect(self._started)
+        self._search.progress.connect(self._progress)
+        self._search.stopped.connect(lambda: self.setVisible(False))
+        self.cancel_button.clicked.connect(self._search.cancel)
+
+    def _started(self, corp: str) -> None:
+        self.bar.setValue(0)
+        self.label.setText(f"Finding {corp}'s best routes…")
+        self.setVisible(True)
+
+    def _progress(self, percent: int, revenue: int) -> None:
+        self.bar.setValue(percent)
+        if revenue:
+            self.label.setText(f"Finding the best routes… ${revenue} so far")
