@@ -62,6 +62,35 @@ def _step_summary(step: Any) -> dict[str, Any]:
     return out
 
 
+def board_summary(game: Game) -> dict[str, Any]:
+    """The board part of `state_summary`: ``tiles`` (hex -> laid tile and rotation)
+    and ``tokens`` (hex -> its tokens and markers); empty without a board."""
+    board: Any = game.board
+    out: dict[str, Any] = {}
+    if board is not None and hasattr(board, "placed"):  # engine/board_lite.py (1867)
+        out["tiles"] = {h: [p.tile_id, p.rotation] for h, p in sorted(board.placed.items())
+                        if not p.printed}
+        out["tokens"] = {h: slots for h, slots in sorted(board.tokens.items())
+                         if any(any(s is not None for s in city) for city in slots)}
+    elif board is not None:  # engine/map/board.py (1822CA): iterates its HexStates
+        out["tiles"] = {st.hex_id: [st.tile_id, st.rotation]
+                        for st in sorted(board, key=lambda st: st.hex_id) if not st.printed}
+        out["tokens"] = {st.hex_id: _plain([st.tokens, st.extra_tokens, st.reserved,
+                                            st.hex_reservations, sorted(st.markers),
+                                            st.blockers, len(st.borders)])
+                         for st in sorted(board, key=lambda st: st.hex_id)}
+    return out
+
+
+def changed_hexes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Hexes whose tile or tokens differ between two `board_summary` results, sorted."""
+    hexes: set[str] = set()
+    for part in ("tiles", "tokens"):
+        old, new = before.get(part, {}), after.get(part, {})
+        hexes.update(h for h in set(old) | set(new) if old.get(h) != new.get(h))
+    return sorted(hexes)
+
+
 def state_summary(game: Game) -> dict[str, Any]:
     """The canonical summary the digest is taken of (plain JSON data)."""
     market = game.market
@@ -102,19 +131,7 @@ def state_summary(game: Game) -> dict[str, Any]:
         "finished": game.finished,
         "end_reason": game.end_reason,
     }
-    board: Any = game.board
-    if board is not None and hasattr(board, "placed"):  # engine/board_lite.py (1867)
-        summary["tiles"] = {h: [p.tile_id, p.rotation] for h, p in sorted(board.placed.items())
-                            if not p.printed}
-        summary["tokens"] = {h: slots for h, slots in sorted(board.tokens.items())
-                             if any(any(s is not None for s in city) for city in slots)}
-    elif board is not None:  # engine/map/board.py (1822CA): iterates its HexStates
-        summary["tiles"] = {st.hex_id: [st.tile_id, st.rotation]
-                            for st in sorted(board, key=lambda st: st.hex_id) if not st.printed}
-        summary["tokens"] = {st.hex_id: _plain([st.tokens, st.extra_tokens, st.reserved,
-                                                st.hex_reservations, sorted(st.markers),
-                                                st.blockers, len(st.borders)])
-                             for st in sorted(board, key=lambda st: st.hex_id)}
+    summary.update(board_summary(game))
     r = game.round
     if r is not None:
         summary["round"] = {

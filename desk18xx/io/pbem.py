@@ -21,12 +21,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from desk18xx.engine.actions import action_from_dict
 from desk18xx.engine.describe import describe
+from desk18xx.engine.digest import board_summary, changed_hexes
 from desk18xx.engine.game import Game
 from desk18xx.engine.log import RawAction
-from desk18xx.io.replaying import OpenedSave, open_save, replay_log
+from desk18xx.io.replaying import OpenedSave, new_game, open_save, replay_log
 from desk18xx.io.savechain import canonical_json
 from desk18xx.io.savefile import SavedGame, SaveHeader, save_game
 from desk18xx.io.transfer import acting_player, controller
@@ -117,6 +119,10 @@ class Event:
     text: str
     auto: bool = False
     """An action 18xx.games generated (programmed pass, automatic token …)."""
+    hexes: tuple[str, ...] = ()
+    """Hexes the action names: a tile laid, a hex token, the hexes of routes run."""
+    type: str = ""
+    """The action's type (``lay_tile`` …)."""
 
 
 def round_label(game: Game) -> str:
@@ -146,19 +152,54 @@ def describe_action(raw: RawAction, game: Game) -> str:
     return describe(action, game.name_of(entity))
 
 
-class _Recorder:
-    """Collects `Event`s during a replay (the ``each`` hook of `replay_log`)."""
+def action_hexes(raw: RawAction) -> tuple[str, ...]:
+    """Hexes an action names: ``hex`` (a tile, a hex token) and the hexes of its
+    routes (``routes[].hexes``, else the hexes of ``routes[].connections``)."""
+    out: list[str] = []
+    if isinstance(raw.get("hex"), str):
+        out.append(raw["hex"])
+    for route in raw.get("routes") or ():
+        if not isinstance(route, dict):
+            continue
+        hexes = route.get("hexes")
+        if not isinstance(hexes, list):
+            hexes = [h for chain in route.get("connections") or () if isinstance(chain, list)
+                     for h in chain]
+        out += [h for h in hexes if isinstance(h, str)]
+    return tuple(dict.fromkeys(out))
 
-    def __init__(self) -> None:
+
+class _Recorder:
+    """Collects `Event`s during a replay (the ``each`` hook of `replay_log`), and the
+    board just after `me`'s last own action (for what changed since)."""
+
+    def __init__(self, me: str | None = None) -> None:
         self.events: list[Event] = []
+        self.me = me
+        self.after_mine: dict[str, Any] | None = None
+        """`board_summary` after `me`'s last own action (None: `me` has not acted)."""
+        self._mine_pending = False
 
     def __call__(self, position: int, entry: RawAction, game: Game) -> None:
+        if self._mine_pending:
+            self.after_mine = board_summary(game)
+            self._mine_pending = False
         label = round_label(game)
-        self.events.append(Event(position, controller(game, str(entry.get("entity"))), label,
-                                 describe_action(entry, game)))
+        player = controller(game, str(entry.get("entity")))
+        self.events.append(Event(position, player, label, describe_action(entry, game),
+                                 hexes=action_hexes(entry), type=str(entry.get("type"))))
         for auto in entry.get("auto_actions") or ():
             self.events.append(Event(position, controller(game, str(auto.get("entity"))), label,
-                                     describe_action(auto, game), auto=True))
+                                     describe_action(auto, game), auto=True,
+                                     hexes=action_hexes(auto), type=str(auto.get("type"))))
+        if self.me is not None and player == self.me:
+            self._mine_pending = True
+
+    def finish(self, game: Game) -> None:
+        """After the replay: `me`'s last action may have been the last one."""
+        if self._mine_pending:
+            self.after_mine = board_summary(game)
+            self._mine_pending = False
 
 
 def describe_log(header: SaveHeader, raw: Sequence[RawAction]) -> tuple[list[Event], Game]:
@@ -184,6 +225,15 @@ class ReceivedMove:
     """What happened after your last own action (everything if you have not acted)."""
     next_player: str | None
     """Who must act now."""
+    changed_hexes: tuple[str, ...] = ()
+    """Hexes whose tile or tokens changed since your last action (all changes from the
+    start if you have not acted), sorted."""
+    route_hexes: tuple[str, ...] = ()
+    """Hexes of the routes run since your last action, in order."""
+
+    def highlight_hexes(self) -> tuple[str, ...]:
+        """Every hex touched since your last action: tiles, tokens, routes."""
+        return tuple(dict.fromkeys(self.changed_hexes + self.route_hexes))
 
 
 def open_move(
@@ -208,8 +258,9 @@ def open_move(
         DifferentGameError: the file is another game.
         RewrittenHistoryError: the file changes your history (first difference named).
     """
-    recorder = _Recorder()
+    recorder = _Recorder(me)
     opened = open_save(path, each=recorder)
+    recorder.finish(opened.game)
     theirs = opened.saved
     if known is not None and game_identity(known.header) != game_identity(theirs.header):
         raise DifferentGameError(
@@ -230,9 +281,13 @@ def open_move(
         start = 0
     mine = [i for i, e in enumerate(events) if e.player == me and not e.auto]
     since = events[mine[-1] + 1:] if mine else events
+    before = recorder.after_mine if recorder.after_mine is not None else \
+        board_summary(new_game(theirs.header))
+    routes = tuple(dict.fromkeys(h for e in since if e.type == "run_routes" for h in e.hexes))
     return ReceivedMove(opened, history, tuple(events),
                         tuple(e for e in events if e.index >= start), tuple(since),
-                        acting_player(game))
+                        acting_player(game),
+                        tuple(changed_hexes(before, board_summary(game))), routes)
 
 
 def _setup_text(header: SaveHeader) -> str:

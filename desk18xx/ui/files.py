@@ -94,10 +94,14 @@ class FileActions(QObject):
     Signals:
         saved(str): the game was written to this path.
         problem(str): something failed; the text was also shown to the user.
+        what_happened(list, list): a friend's move was loaded: the hexes whose tile or
+            tokens changed since your last action, and the hexes of routes run since.
     """
 
     #: The game was written to this path.
     saved = Signal(str)
+    #: A friend's move was loaded: hexes changed since your last action, route hexes.
+    what_happened = Signal(list, list)
     #: Something failed (the text was shown to the user too).
     problem = Signal(str)
 
@@ -339,7 +343,9 @@ class FileActions(QObject):
                       notes=known.notes if known is not None else None)  # yours, not theirs
         except (OSError, ValueError) as error:
             self._status(f"Could not keep a copy of this game: {error}")
-        self._status(move.history.message())
+        self._status(f"{move.history.message()} Changes since your last action are "
+                     "outlined in orange on the map (Esc hides them).")
+        self.what_happened.emit(list(move.changed_hexes), list(move.route_hexes))
         return move
 
     # -- 18xx.games ---------------------------------------------------------------------------

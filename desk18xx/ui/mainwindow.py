@@ -310,6 +310,10 @@ class MainWindow(QMainWindow):
         self.log_view.doubleClicked.connect(self._log_double_clicked)
         self.new_action.triggered.connect(self.new_game)
         self.open_action.triggered.connect(self.open_file)
+        # a friend's e-mail move: outline what happened since your last action until you act
+        self.files.what_happened.connect(self.map_view.set_recent)
+        self.session.game_replaced.connect(self.map_view.clear_recent)
+        self.session.action_applied.connect(lambda _count: self.map_view.clear_recent())
 
     # -- layout persistence -----------------------------------------------------------------
     def settings(self) -> QSettings:

@@ -304,3 +304,65 @@ def test_settings_live_in_the_user_data_folder_with_the_autosaves(
     assert files._me(header_of(SETUP), ask=False) == "2"
     assert files.pbem_folder() == tmp_path / "pbem"
     assert autosave_dir() == tmp_path / "autosave"
+
+
+def test_a_friends_move_is_outlined_on_the_map_until_dismissed_or_acting(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from desk18xx.io.paths import pbem_dir
+    from desk18xx.io.pbem import local_copy
+    from desk18xx.io.replaying import replay_log
+    from desk18xx.io.savefile import save_game
+    from desk18xx.io.study import game_setup
+    from desk18xx.io.transfer import controller, save_from_export
+    from desk18xx.ui.mainwindow import MainWindow
+
+    monkeypatch.setenv("DESK18XX_DATA", str(tmp_path))
+    converted = save_from_export(FIXTURES / "1867" / "hs_ahjzadkh_19792.json")
+    header, raw = converted.header, [dict(a) for a in converted.actions]
+    acts: list[tuple[str | None, dict[str, Any], str | None]] = []  # who, entry, token hex
+
+    def note(_position: int, entry: Any, game: Any) -> None:
+        hex_id = game.token_city(entry["city"])[0] if entry["type"] == "place_token" else None
+        acts.append((controller(game, str(entry.get("entity"))), entry, hex_id))
+
+    replay_log(header, raw, each=note)
+    # my last action, then a stretch of the others' moves with tiles, tokens and routes
+    for k, (me, _entry, _hex) in enumerate(acts):
+        end = next((j for j in range(k + 1, len(acts)) if acts[j][0] == me), len(acts))
+        if {"lay_tile", "place_token", "run_routes"} <= {e["type"] for _p, e, _h in
+                                                            acts[k + 1:end]}:
+            break
+    assert me is not None
+    known, sent, since = raw[:k + 1], raw[:end], acts[k + 1:end]
+    pbem_dir().mkdir()
+    save_game(local_copy(pbem_dir(), header), header, known,
+              digest_of(replay_log(header, known).game))
+    mail = tmp_path / "from_a_friend.d18xx"
+    save_game(mail, header, sent, digest_of(replay_log(header, sent).game))
+    session = GameSession()
+    session.new_game(game_setup(header), known)
+    window = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(window)
+    window.files.set_me(header, me)
+    move = window.files.open_email_move(str(mail), confirm=False)
+    assert move is not None and len(session.actions()) == end
+    laid = {e["hex"] for _p, e, _h in since if e["type"] == "lay_tile"}
+    tokens = {h for _p, e, h in since if h is not None}
+    routes = {h for _p, e, _h in since if e["type"] == "run_routes"
+              for r in e["routes"] for chain in r["connections"] for h in chain}
+    recent = set(window.map_view.recent())
+    assert laid and tokens and routes
+    assert laid | tokens | routes <= recent
+    assert set(move.changed_hexes) == laid | tokens  # nothing else changed on the board
+    assert recent == laid | tokens | routes
+    QTest.keyClick(window.map_view, Qt.Key.Key_Escape)  # dismissed
+    assert window.map_view.recent() == []
+    window.files.what_happened.emit(list(move.changed_hexes), list(move.route_hexes))
+    assert set(window.map_view.recent()) == recent
+    moves = session.game.legal_moves(random.Random(1))
+    assert session.submit(moves[0])  # acting hides it too
+    assert window.map_view.recent() == []
+    window.close()

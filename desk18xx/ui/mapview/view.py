@@ -41,6 +41,10 @@ MAX_ZOOM = 6.0
 WHEEL_STEP = 1.15
 #: Pixels the mouse may move between press and release and still count as a click.
 CLICK_SLOP = 5
+#: Outline of a hex whose tile or tokens changed since the player's last action.
+RECENT_COLOR = "#ff7a00"
+#: Outline of a hex on a route run since the player's last action.
+RECENT_ROUTE_COLOR = "#ffb347"
 
 
 class MapView(QGraphicsView):
@@ -82,6 +86,8 @@ class MapView(QGraphicsView):
         self._preview: TilePreviewItem | None = None
         self._slots: list[TokenSlotItem] = []
         self._routes: list[RouteItem] = []
+        self._recent: list[HexOutlineItem] = []
+        """What happened since the player's last action (an e-mail move), until dismissed."""
         self._press: QPoint | None = None
         self._last: QPoint | None = None
         self._dragging = False
@@ -172,7 +178,7 @@ class MapView(QGraphicsView):
 
     # -- overlays ------------------------------------------------------------------------
     def _clear_overlays(self) -> None:
-        for items in (self._highlights, self._slots, self._routes):
+        for items in (self._highlights, self._slots, self._routes, self._recent):
             for item in items:
                 self._remove(item)
             items.clear()
@@ -206,6 +212,34 @@ class MapView(QGraphicsView):
     def highlighted(self) -> list[str]:
         """Hexes outlined now."""
         return [i.hex_id for i in self._highlights]
+
+    def set_recent(self, changed: Iterable[str], routes: Iterable[str] = ()) -> None:
+        """Mark what happened since the player's last action (a friend's e-mail move):
+        hexes whose tile or tokens changed (bold orange) and hexes of routes run (light
+        orange), until `clear_recent` (Escape, or the player acts)."""
+        self.clear_recent()
+        if self._scene is None:
+            return
+        strong = [h for h in dict.fromkeys(changed) if h in self._ids]
+        light = [h for h in dict.fromkeys(routes) if h in self._ids and h not in strong]
+        for hexes, color, width, alpha in ((light, RECENT_ROUTE_COLOR, 3.0, 30),
+                                           (strong, RECENT_COLOR, 6.0, 70)):
+            for hid in hexes:
+                item = HexOutlineItem(hid, self.hex_size(), color, width, alpha)
+                item.setZValue(item.zValue() - 1)  # under the build highlights
+                item.setToolTip("Changed since your last action (Esc hides this)")
+                self._scene.addItem(item)
+                self._recent.append(item)
+
+    def recent(self) -> list[str]:
+        """Hexes marked by `set_recent` now (changed ones last)."""
+        return [i.hex_id for i in self._recent]
+
+    def clear_recent(self) -> None:
+        """Remove the "what happened since" marks."""
+        for item in self._recent:
+            self._remove(item)
+        self._recent = []
 
     def show_preview(self, hex_def: HexDef, tile: TileDef, rotation: int) -> None:
         """Draw ``tile`` on ``hex_def`` at ``rotation`` until cleared (tokens kept)."""
@@ -352,7 +386,9 @@ class MapView(QGraphicsView):
             if key == Qt.Key.Key_Escape:
                 self.cancel_requested.emit()
                 return
-        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+        if key == Qt.Key.Key_Escape and self._recent:
+            self.clear_recent()
+        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self._fitted = False
             self.zoom_by(WHEEL_STEP)
         elif key == Qt.Key.Key_Minus:
