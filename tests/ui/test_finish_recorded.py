@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPointF, QSettings, Qt
 
-from desk18xx.engine.actions import Action, Dividend, Pass, action_from_dict
+from desk18xx.engine.actions import Action, Dividend, Pass, RunRoutes, action_from_dict
 from desk18xx.engine.map import hexgrid
 from desk18xx.ui.mainwindow import MainWindow
 from desk18xx.ui.session import GameSession
@@ -193,3 +193,36 @@ def test_edit_a_route_by_clicking_stops(qtbot, tmp_path: Path) -> None:  # type:
     _click_hex(window, qtbot, recorded[-1])
     assert "Not a legal run" in controller.route_label.text()
     assert "token" in controller.route_label.text()
+
+
+def _cut_before(src: Path, index: int, out: Path) -> dict[str, Any]:
+    """Write ``src`` up to (not including) action ``index``; return that action."""
+    data = json.loads(src.read_text())
+    action: dict[str, Any] = data["actions"][index]
+    data["actions"] = data["actions"][:index]
+    data.pop("result", None)
+    data["status"] = "active"
+    out.write_text(json.dumps(data))
+    return action
+
+
+def test_a_local_run_is_one_clicked_stop(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """1822CA minor 28 runs its L-train in D14 alone (connections ``[["local", "D14"]]``)."""
+    src = FIXTURES / "1822CA/1822CA_game_end_bank.json"
+    data = json.loads(src.read_text())
+    index = next(i for i, a in enumerate(data["actions"]) if a["type"] == "run_routes"
+                 and a["routes"][0]["connections"][0][0] == "local")
+    recorded = _cut_before(src, index, tmp_path / "local.json")
+    window = _window(qtbot, tmp_path, tmp_path / "local.json")
+    hex_id = recorded["routes"][0]["connections"][0][1]
+    _click_hex(window, qtbot, hex_id)
+    route = window.controller.routes[0]
+    assert route.stops == [hex_id] and route.local and route.built
+    assert f"Revenue ${recorded['routes'][0]['revenue']}" in window.controller.route_label.text()
+    assert len(window.map_view.routes()) == 1
+    window.controller.run_button.click()
+    assert window.session.game.legal_actions().step != "RouteStep"
+    run = next(a for a in reversed(window.session.actions()) if a.type == "run_routes")
+    assert isinstance(run, RunRoutes) and run.entity == recorded["entity"]
+    assert [tuple(c) for c in run.routes[0].connections] == [("local", hex_id)]
+    assert run.routes[0].revenue == recorded["routes"][0]["revenue"]

@@ -34,6 +34,7 @@ from desk18xx.ui.models.routes import (
     find_chain,
     is_stop,
     price,
+    runs_local,
     stop_node,
     trains_of,
 )
@@ -342,6 +343,7 @@ class MapController(QObject):
             r = self._routes[self._current_train]
             r.stops.clear()
             r.chains.clear()
+            r.local = False
             self._update_routes()
 
     def toggle_stop(self, hex_id: str) -> None:
@@ -367,6 +369,7 @@ class MapController(QObject):
                 del r.chains[at:]
             if len(r.stops) < 2:
                 r.chains.clear()
+            r.local = runs_local(game, self._info_entity(), r)
             self._update_routes()
             return
         if not is_stop(game, hex_id):
@@ -380,7 +383,12 @@ class MapController(QObject):
                 return
             r.chains.append(chain)
         r.stops.append(hex_id)
+        r.local = runs_local(game, self._info_entity(), r)
         self._update_routes()
+
+    def _info_entity(self) -> str:
+        assert self._info is not None and self._info.entity is not None
+        return self._info.entity
 
     def _update_routes(self) -> None:
         game = self._session.game
@@ -398,7 +406,7 @@ class MapController(QObject):
         exact, problem = price(game, self._info.entity, self._routes)
         built = iter(exact or [])
         for r in self._routes:
-            if exact is not None and r.chains:
+            if exact is not None and r.built:
                 rev = next(built, 0)
                 note = f"  ${rev}"
             else:
@@ -408,7 +416,7 @@ class MapController(QObject):
             pts = self._route_points(game, r, size)
             stops = [self._stop_point(game, r, i, size) for i in range(len(r.stops))]
             drawn.append((pts, f"{r.name}: ${rev}" if rev else r.name, stops))
-        if exact is not None and any(r.chains for r in self._routes):
+        if exact is not None and any(r.built for r in self._routes):
             lines.append(f"Revenue ${sum(exact)}")
         elif problem:
             lines.append(f"Not a legal run: {problem}")
@@ -482,7 +490,7 @@ class MapController(QObject):
         """Submit the routes built."""
         if self._info is None or self._info.entity is None:
             return
-        routes = tuple(r.to_route() for r in self._routes if r.chains)
+        routes = tuple(r.to_route() for r in self._routes if r.built)
         exact, _problem = price(self._session.game, self._info.entity, self._routes)
         if exact is not None and len(exact) == len(routes):  # 1822CA routes carry revenue
             routes = tuple(dataclasses.replace(r, revenue=rev)

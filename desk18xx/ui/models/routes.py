@@ -31,10 +31,23 @@ class TrainRoute:
     distance: int
     stops: list[str]
     chains: list[tuple[str, ...]]
+    local: bool = False
+    """One stop run on its own (1822CA L-trains: connections ``[["local", hex]]``)."""
+
+    @property
+    def built(self) -> bool:
+        """True when the route can be priced and run (a chain, or a local stop)."""
+        return bool(self.chains) or (self.local and len(self.stops) == 1)
 
     def to_route(self) -> Route:
         """The action's route value."""
+        if not self.chains and self.local and self.stops:
+            return Route(train=self.train, connections=((LOCAL, self.stops[0]),))
         return Route(train=self.train, connections=tuple(self.chains))
+
+
+#: First entry of the connection of a one-stop run (18xx.games ``local``).
+LOCAL = "local"
 
 
 def _placed(game: Game, hex_id: str) -> tuple[TileDef, int, TileShape] | None:
@@ -178,7 +191,7 @@ def price(game: Game, corp: str, routes: list[TrainRoute]) -> tuple[list[int] | 
     from desk18xx.engine.errors import IllegalAction
     from desk18xx.engine.optimizer import Unsupported, engine_revenues
 
-    built = [r for r in routes if r.chains]
+    built = [r for r in routes if r.built]
     if not built:
         return [], ""
     try:
@@ -187,6 +200,21 @@ def price(game: Game, corp: str, routes: list[TrainRoute]) -> tuple[list[int] | 
         return None, ""
     except (IllegalAction, KeyError, ValueError, AssertionError) as exc:
         return None, str(exc)
+
+
+def runs_local(game: Game, corp: str, route: TrainRoute) -> bool:
+    """True when the engine accepts the one stop of ``route`` as a run of its own."""
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.engine.optimizer import Unsupported, engine_revenues
+
+    if len(route.stops) != 1:
+        return False
+    one = Route(train=route.train, connections=((LOCAL, route.stops[0]),))
+    try:
+        engine_revenues(game, corp, [one])
+    except (Unsupported, IllegalAction, KeyError, ValueError, AssertionError):
+        return False
+    return True
 
 
 def best(game: Game, corp: str, cancel: Callable[[], bool] | None = None,
@@ -209,6 +237,9 @@ def best(game: Game, corp: str, cancel: Callable[[], bool] | None = None,
         if route is None:
             continue
         tr.chains = [tuple(c) for c in route.connections]
+        if len(tr.chains) == 1 and tr.chains[0][0] == LOCAL:
+            tr.stops, tr.chains, tr.local = [tr.chains[0][-1]], [], True
+            continue
         stops: list[str] = []
         for chain in tr.chains:
             for h in (chain[0], chain[-1]):
