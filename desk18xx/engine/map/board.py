@@ -176,6 +176,8 @@ class Board:
         self.version = 0
         #: Identity of this board object (copies get a new one); caches key on (serial, version).
         self.serial = next(_SERIAL)
+        self._changes: list[HexId] = []
+        """The hex each version step changed (``version == len(_changes)``)."""
         coords = {HexId(h): hexgrid.parse_hex(h) for h in hexes}
         by_coord = {c: h for h, c in coords.items()}
         self._neighbours: dict[HexId, tuple[HexId | None, ...]] = {
@@ -232,6 +234,7 @@ class Board:
         other._neighbours = self._neighbours
         other.version = self.version
         other.serial = next(_SERIAL)
+        other._changes = list(self._changes)
         return other
 
     def __contains__(self, hex_id: object) -> bool:
@@ -258,6 +261,15 @@ class Board:
     def hex_ids(self) -> list[HexId]:
         """All hex ids in map order."""
         return list(self._hexes)
+
+    def state_map(self) -> dict[HexId, HexState]:
+        """A copy of every hex's state by hex id, in map order."""
+        return dict(self._hexes)
+
+    def changed_since(self, version: int) -> set[HexId]:
+        """Hexes whose state was replaced after ``version`` of this board (or of
+        the board it was copied from); the state may since have been put back."""
+        return set(self._changes[version:])
 
     def neighbour(self, hex_id: str, edge: int) -> HexId | None:
         """The hex across ``edge`` if it is on the map."""
@@ -346,6 +358,7 @@ class Board:
 
     def _set(self, state: HexState) -> None:
         self._hexes[state.hex_id] = state
+        self._changes.append(state.hex_id)
         self.version += 1
 
     def lay_tile(self, hex_id: str, tile_id: str, rotation: int) -> HexState:

@@ -79,7 +79,7 @@ class TrackGraph:
         self.version = board.version
         self.serial = board.serial
         self._impassable = frozenset(impassable_colors)
-        self._states: dict[HexId, HexState] = {st.hex_id: st for st in board}
+        self._states: dict[HexId, HexState] = board.state_map()
         self._open: dict[HexId, tuple[HexId | None, ...]] = {}
         self._links: dict[tuple[HexId, int], tuple[PathRef, ...]] = {}
         self._reach: dict[str, Reach] = {}
@@ -88,9 +88,14 @@ class TrackGraph:
         self._each: dict[str, list[frozenset[NodeRef]]] = {}
         self._enough: dict[str, bool] = {}
         self._tokens: dict[str, list[NodeRef]] | None = None
+        """Per company, its token cities in board order (built when first asked)."""
+        self._order: dict[HexId, int]
+        """Position of each hex in board order."""
         if base is not None and self._can_derive(base):
+            self._order = base._order
             self._derive(base)
             return
+        self._order = {hid: i for i, hid in enumerate(self._states)}
         for hid, st in self._states.items():
             self._open[hid] = self._open_row(hid, st)
         for hid, st in self._states.items():
@@ -102,12 +107,18 @@ class TrackGraph:
                 and base._states.keys() == self._states.keys())
 
     def _derive(self, base: TrackGraph) -> None:
-        old = base._states
-        changed = {hid for hid, st in self._states.items() if old[hid] is not st}
+        old, new = base._states, self._states
+        if base.board is self.board:
+            changed = {h for h in self.board.changed_since(base.version) if old[h] is not new[h]}
+        else:
+            changed = {h for h, st in new.items() if old[h] is not st}
+        # only track and borders feed the links; tokens only decide blocking
+        track = {h for h in changed
+                 if old[h].geo is not new[h].geo or old[h].borders != new[h].borders}
         self._open = dict(base._open)
         self._links = dict(base._links)
-        around = set(changed)
-        for hid in changed:
+        around = set(track)
+        for hid in track:
             around.update(n for n in self.board.neighbours(hid) if n is not None)
         for hid in around:
             self._open[hid] = self._open_row(hid, self._states[hid])
@@ -118,12 +129,17 @@ class TrackGraph:
         moved: set[str] = set()
         for hid in changed:
             moved |= _corps_on(old[hid])
-            moved |= _corps_on(self._states[hid])
-        # a walk reads the states, links and openings of the hexes it walks; these
-        # depend on the hex and its neighbours, so hexes ``around`` a change differ
+            moved |= _corps_on(new[hid])
+        tokens_only = changed - track
+        # a walk reads the track, links and openings of the hexes it walks (these
+        # depend on the hex and its neighbours: the hexes ``around`` a track change)
+        # and whether their cities block it
         for corp, reach in base._reach.items():
             walked = base._walked[corp]
             if corp in moved or not walked.isdisjoint(around):
+                continue
+            if any(_blocking(old[h], corp) != _blocking(new[h], corp)
+                   for h in tokens_only if h in walked):
                 continue
             self._reach[corp] = reach
             self._walked[corp] = walked
@@ -133,6 +149,10 @@ class TrackGraph:
         for key, enough in base._enough.items():
             if key.partition("\0")[0] in self._reach:
                 self._enough[key] = enough
+        if base._tokens is not None:
+            self._tokens = dict(base._tokens)
+            for corp in moved:
+                self._tokens[corp] = self._token_list(corp, base._tokens.get(corp, []), changed)
 
     def _open_row(self, hid: HexId, st: HexState) -> tuple[HexId | None, ...]:
         return tuple(self._open_neighbour(hid, st, edge) for edge in range(6))
@@ -200,6 +220,18 @@ class TrackGraph:
                         index.setdefault(who, []).append((hid, n))
             self._tokens = index
         return list(self._tokens.get(corp, ()))
+
+    def _token_list(self, corp: str, before: list[NodeRef],
+                    changed: Collection[HexId]) -> list[NodeRef]:
+        """``corp``'s token cities now, from those ``before`` the ``changed`` hexes changed."""
+        out = [x for x in before if x[0] not in changed]
+        for hid in changed:
+            st = self._states[hid]
+            out.extend((hid, n) for c, n in enumerate(st.geo.city_nodes)
+                       if any(t.corp == corp for t in st.city_tokens(c)))
+        order = self._order
+        out.sort(key=lambda x: (order[x[0]], x[1]))
+        return out
 
     def reach_from_each_token(self, corp: str) -> list[frozenset[NodeRef]]:
         """Per token, the nodes its own walk reaches (18xx ``Graph#compute``
@@ -363,6 +395,11 @@ def _table(geo: Geometry) -> tuple[PathRow, ...]:
         found = tuple(rows)
         _TABLES[geo] = found
     return found
+
+
+def _blocking(st: HexState, corp: str) -> tuple[bool, ...]:
+    """Per city of the hex, whether it blocks ``corp``."""
+    return tuple(st.city_blocks(c, corp) for c in range(len(st.tokens)))
 
 
 def _corps_on(st: HexState) -> set[str]:

@@ -65,10 +65,29 @@ class Geometry:
         return tuple(self.node_edges[n] for n in self.city_nodes)
 
 
-@functools.lru_cache(maxsize=8192)
+_BY_OBJECT: dict[tuple[int, int], tuple[TileDef, Geometry]] = {}
+"""(id of a tile object, rotation) -> (that tile, geometry): hashing a whole
+:class:`TileDef` costs more than most uses of its geometry.  Holding the tile
+keeps its id from being reused while the entry lives."""
+
+
 def geometry(tile: TileDef, rotation: int) -> Geometry:
     """The cached int tables of ``tile`` turned by ``rotation`` sixths."""
     rotation %= 6
+    key = (id(tile), rotation)
+    hit = _BY_OBJECT.get(key)
+    if hit is not None and hit[0] is tile:
+        return hit[1]
+    if len(_BY_OBJECT) > 16384:
+        _BY_OBJECT.clear()
+    geo = _geometry(tile, rotation)
+    _BY_OBJECT[key] = (tile, geo)
+    return geo
+
+
+@functools.lru_cache(maxsize=8192)
+def _geometry(tile: TileDef, rotation: int) -> Geometry:
+    """The int tables of ``tile`` at ``rotation`` (0-5); equal tiles share them."""
     ends = tuple((end_code(p.a, rotation), end_code(p.b, rotation)) for p in tile.paths)
     n_nodes = len(tile.nodes)
     edge_paths: list[list[int]] = [[] for _ in range(6)]
@@ -137,6 +156,7 @@ def path_covered(old: Geometry, i: int, new: Geometry) -> bool:
     return any(mine <= path_ends(new, j) for j in range(new.n_paths))
 
 
+@functools.lru_cache(maxsize=65536)
 def paths_kept(old: Geometry, new: Geometry) -> bool:
     """Every path of ``old`` is kept by a path of ``new`` at their current rotations."""
     return all(path_covered(old, i, new) for i in range(old.n_paths))

@@ -59,8 +59,19 @@ class BidBoxes:
         return self.bank_companies("P")[:BOX_PRIVATES]
 
     def offered(self) -> list[str]:
-        """Every company a player may bid on now."""
-        return self.minors() + self.concessions() + self.privates()
+        """Every company a player may bid on now (:meth:`minors`, :meth:`concessions`,
+        :meth:`privates`), in one pass over the stacks."""
+        g = self.game
+        sizes = {"M": BOX_MINORS, "C": BOX_CONCESSIONS, "P": BOX_PRIVATES}
+        boxed: dict[str, list[str]] = {"M": [], "C": [], "P": []}
+        for c in g.company_order:
+            box = boxed.get(c[:1])
+            if box is None or len(box) >= sizes[c[:1]]:
+                continue
+            company = g.companies[c]
+            if company.owner in (None, BANK) and not company.closed:
+                box.append(c)
+        return [c for c in boxed["M"] if c in self.minor_cache] + boxed["C"] + boxed["P"]
 
     def refill_minors(self) -> None:
         """Refresh the minor boxes (18xx ``bidbox_minors_refill!``)."""

@@ -10,7 +10,7 @@ import copy
 import dataclasses
 import math
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from desk18xx.engine.actions import Action, Route
 from desk18xx.engine.bidding import BidBoxView, ParOption
@@ -329,6 +329,23 @@ class G1822CA(Game):
         if not self.config.compat_18xxgames and names.count(R.E_TRAIN) > 1:
             return True  # RB 5.17.7: one E-train per company, even after an acquisition
         return names.count(R.GRAIN) > 1
+
+    def crowded_corps(self) -> list[str]:
+        """Floated companies that must discard a train (:meth:`crowded`), in company order."""
+        limits = self.phase.train_limit
+        trains = self.trains
+        out = []
+        for cid, corp in self.corps.items():
+            ids = corp.trains
+            if not ids or not corp.floated or corp.closed:
+                continue
+            if len(ids) <= limits["minor" if corp.kind is CorpKind.MINOR else "major"]:
+                # within the limit: only two special trains of one kind can crowd it
+                if len(ids) == 1 or _SPECIAL.isdisjoint([trains[t].name for t in ids]):
+                    continue
+            if self.crowded(cid):
+                out.append(cid)
+        return out
 
     def discardable(self, corp: str) -> list[Train]:
         """The trains to choose from when crowded (18xx ``DiscardTrain#trains``)."""
@@ -1255,6 +1272,10 @@ class G1822CA(Game):
             raise IllegalAction(f"{corp} has no exchange token")
         self.exchange_tokens[corp] -= 1
         self.corps[corp].tokens.append(Token(R.TOKEN_PRICE))
+
+
+_SPECIAL: Final = frozenset(R.EXTRA_TRAINS | {R.E_TRAIN})
+"""Trains of which a company may hold only one (or that sit outside the limit)."""
 
 
 def _dist(d: object) -> int:

@@ -25,16 +25,18 @@ PAY_SHARES = {"money": 0, "one_share": 1, "two_shares": 2}
 def acquirable_privates(gm: G1822CA, corp: str) -> list[str]:
     """Player-owned privates ``corp`` may take now (supplement §6, colour and phase)."""
     kind = "minor" if gm.is_minor(corp) else "major"
+    phase = gm.phase_num
     out = []
-    for cid in gm.company_order + [c for c in gm.companies if c not in gm.company_order]:
-        c = gm.companies[cid]
-        if c.closed or c.owner is None or not gm.is_player(c.owner):
+    for cid, (kinds, since) in R.ACQUISITION.items():
+        c = gm.companies.get(cid)
+        if c is None or c.closed or c.owner is None or kind not in kinds or phase < since:
             continue
-        rule = R.ACQUISITION.get(cid)
-        if rule is None or kind not in rule[0] or gm.phase_num < rule[1]:
-            continue
-        if cid not in out:
+        if gm.is_player(c.owner):
             out.append(cid)
+    if len(out) > 1:  # stack order, then the companies outside the stacks
+        stacked = {cid: i for i, cid in enumerate(gm.company_order)}
+        rest = {cid: i for i, cid in enumerate(gm.companies)}
+        out.sort(key=lambda cid: (0, stacked[cid]) if cid in stacked else (1, rest[cid]))
     return out
 
 

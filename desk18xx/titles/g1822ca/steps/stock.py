@@ -43,9 +43,7 @@ class DiscardTrain(Step):
     """A company over its train limit discards (RB 5.10.6; supplement §6.1)."""
 
     def active_entities(self, game: Game) -> list[str]:
-        gm = g(game)
-        return [c for c, corp in gm.corps.items()
-                if corp.floated and not corp.closed and gm.crowded(c)]
+        return g(game).crowded_corps()
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         return (DiscardTrainAction,) if entity in self.active_entities(game)[:1] else ()
