@@ -84,7 +84,12 @@ def test_a_crashed_session_is_offered_and_restored(qtbot: Any, tmp_path: Path) -
     (folder / "20260101-110000-98.open").write_text("{}")  # crashed before any action
     questions: list[str] = []
     session = GameSession()
-    assert offer_restore(None, session, folder, ask=lambda q: questions.append(q) or True)
+
+    def ask(question: str) -> bool:
+        questions.append(question)
+        return True
+
+    assert offer_restore(None, session, folder, ask=ask)
     assert len(questions) == 1 and "started noon" in questions[0]
     assert len(session.actions()) == 7
     assert digest_of(session.game) == digest_of(crashed.game)
@@ -260,6 +265,7 @@ def test_the_app_restores_the_game_after_a_sigkill(qtbot: Any, tmp_path: Path) -
     play(expected, 9)
     expected.undo(2)
     left = expected.tree.current.children[0].action
+    assert left is not None
     moves = expected.game.legal_moves(random.Random(7))
     assert expected.submit(next(m for m in moves
                                 if action_key(m.to_dict()) != action_key(left)))
@@ -366,3 +372,83 @@ def test_a_friends_move_is_outlined_on_the_map_until_dismissed_or_acting(
     assert session.submit(moves[0])  # acting hides it too
     assert window.map_view.recent() == []
     window.close()
+
+
+def _edited(text: str, change: Any) -> bytes:
+    """A save text with `change(document)` applied and its hash chain redone."""
+    from desk18xx.io import yamlio
+    from desk18xx.io.savechain import rechain
+
+    document = yamlio.load(text)
+    change(document)
+    document["end"]["action_count"] = len(document["actions"])
+    rechain(document)
+    return yamlio.dump(document).encode("utf-8")
+
+
+def _future(text: str) -> bytes:
+    return text.replace("format_version: 2", "format_version: 99", 1).encode("utf-8")
+
+
+BAD_MOVES: dict[str, tuple[Any, str]] = {
+    "empty": (lambda t: b"", "(file): is empty"),
+    "truncated": (lambda t: t[:t.index("\nend:") + 1].encode("utf-8"),
+                  "end: is missing (file truncated?)"),
+    "cut mid-line": (lambda t: t[:t.index("action: {", len(t) // 2) + 20].encode("utf-8"),
+                     "not valid YAML"),
+    "binary": (lambda t: bytes(range(256)) * 4, "is not a text file (it contains NUL bytes)"),
+    "wrong title": (lambda t: _edited(t, lambda d: d["setup"].update(title="1830")),
+                    "setup.title: '1830' is not a title we play"),
+    "future version": (_future, "was written by a newer desk18xx; this version reads "
+                                "formats up to 2: update the app"),
+    "invalid YAML": (lambda t: b"format_version: 2\nsetup: [1, 2\n", "not valid YAML"),
+    "100 MB": (None, "is 104857600 bytes; saves over 33554432 are refused"),
+    "duplicated action": (lambda t: _edited(t, lambda d: d["actions"].insert(
+        3, d["actions"][2])), "actions[3]: action 3 (id 3,"),
+    "missing action": (lambda t: _edited(t, lambda d: d["actions"].pop(2)),
+                       "actions[2]: action 2 (id 4,"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_MOVES))
+def test_a_bad_email_file_is_refused_with_its_message_and_nothing_is_lost(
+        qtbot: Any, tmp_path: Path, warnings: list[str], name: str) -> None:
+    make_bad, message = BAD_MOVES[name]
+    session, files = make(qtbot, tmp_path)
+    session.new_game(SETUP)
+    play(session, 6)
+    header = header_of(SETUP)
+    files.set_me(header, "2")
+    good = files.save_for_email(str(tmp_path))  # writes your copy in data/pbem too
+    assert good is not None
+    copy = files.pbem_folder() / f"{header.identity()}.d18xx"
+    kept = copy.read_bytes()
+    game, count = session.game, len(session.actions())
+    bad = tmp_path / "bad.d18xx"
+    if make_bad is None:
+        with bad.open("wb") as handle:  # sparse: no 100 MB written
+            handle.truncate(100 * 1024 * 1024)
+    else:
+        bad.write_bytes(make_bad(good.path.read_text(encoding="utf-8")))
+    content_size = bad.stat().st_size
+    assert files.open_email_move(str(bad), confirm=False) is None
+    assert len(warnings) == 1 and message in warnings[0], warnings
+    assert warnings[0].startswith("This move was not loaded:")
+    assert session.game is game and len(session.actions()) == count  # the game on screen
+    assert copy.read_bytes() == kept  # your copy of the game
+    assert bad.stat().st_size == content_size  # and the file itself
+
+
+def test_a_broken_autosave_is_reported_and_kept(
+        tmp_path: Path, warnings: list[str]) -> None:
+    folder = tmp_path / "autosave"
+    folder.mkdir()
+    (folder / "x.open").write_text("{}")
+    broken = dump_save(header_of(SETUP), [], "d")[:-30]  # cut off at the end
+    (folder / "x.yaml").write_text(broken)
+    session = GameSession()
+    assert not offer_restore(None, session, folder, ask=lambda q: True)
+    assert not session.has_game
+    assert len(warnings) == 1 and "The autosave cannot be opened" in warnings[0]
+    assert (folder / "x.broken").read_text() == broken  # kept for the user
+    assert find_crashed(folder) == []
