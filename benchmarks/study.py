@@ -1,6 +1,7 @@
 """Benchmark: jumping to any node of a 1,200-action study (target: p95 under 100 ms).
 
     .venv/bin/python benchmarks/study.py [--fixture EXPORT] [--actions 1200] [--jumps 600]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/study.py --gui [--jumps 200]
 
 The study is built from a recorded 18xx.games game (by default the 1867 game
 21268: 736 live actions) as the main line; while it holds fewer than
@@ -13,6 +14,12 @@ none is), up to 40 actions per variation. Every action is checked by the
 Then the study is saved and loaded again (as a user would open it), and
 ``--jumps`` random nodes are jumped to (`Study.go_to` + the node's game),
 timing each jump. Prints one JSON line; exit status 1 when p95 >= 100 ms.
+
+``--gui`` times the same in the main window instead (default fixture: the
+1822CA game ended by the bank): the study is grown the same way, opened in a
+`MainWindow`, and random nodes are clicked in the tree dock; each jump is
+timed from the click to the window having processed its events (board, docks,
+log and tree updated), in wall time and in CPU time of this process.
 """
 
 from __future__ import annotations
@@ -40,7 +47,9 @@ from desk18xx.io.study import (  # noqa: E402
     study_from_export,
 )
 
-DEFAULT_FIXTURE = ROOT.parent / "shared" / "fixtures" / "18xx.games" / "1867" / "21268.json"
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "18xx.games"
+DEFAULT_FIXTURE = FIXTURES / "1867" / "21268.json"
+GUI_FIXTURE = FIXTURES / "1822CA" / "1822CA_game_end_bank.json"
 _ERRORS = (IllegalAction, KeyError, ValueError, AssertionError, StopIteration, IndexError,
            TypeError, AttributeError)
 
@@ -92,13 +101,110 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+def stats_ms(values: list[float]) -> dict[str, float]:
+    """Median, p95, max and mean of seconds, in milliseconds."""
+    ms = [v * 1000 for v in values]
+    return {"p50": round(percentile(ms, 50), 2), "p95": round(percentile(ms, 95), 2),
+            "max": round(max(ms), 2), "mean": round(statistics.fmean(ms), 2)}
+
+
+def gui_main(args: argparse.Namespace) -> int:
+    """Jumps in the main window: a click in the tree dock to the window updated."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from desk18xx.ui.mainwindow import MainWindow
+    from desk18xx.ui.session import GameSession
+
+    rng = random.Random(args.seed)
+    fixture = args.fixture or str(GUI_FIXTURE)
+    began = time.perf_counter()
+    header, tree = study_from_export(fixture)
+    setup = game_setup(header)
+    variations = 0
+    if len(tree) - 1 < args.actions:  # the recorded game's take-backs may be enough
+        study = Study(setup, tree)
+        study.go_to(tree.main_line()[-1])
+        _ = study.game
+        variations = grow(study, args.actions, rng)
+        study.cache.close()
+    built = time.perf_counter() - began
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
+                      tempfile.mkdtemp())
+    app = QApplication.instance() or QApplication([])
+    session = GameSession()
+    began = time.perf_counter()
+    tree.go_to(tree.main_line()[-1])
+    session.new_game(setup, [dict(a) for a in tree.actions()], tree)
+    window = MainWindow(session, restore_layout=False)
+    window.resize(1600, 1000)
+    window.show()
+    app.processEvents()
+    opened = time.perf_counter() - began
+    dock = window.study_tree
+    assert dock is not None
+    nodes = list(tree.nodes())
+    profile = None
+    if os.environ.get("PROFILE"):
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
+    wall: list[float] = []
+    cpu: list[float] = []
+    for _ in range(args.jumps):
+        node = rng.choice(nodes)
+        item = dock.item_for(node)
+        assert item is not None
+        w0, c0 = time.perf_counter(), time.process_time()
+        dock.tree_widget.setCurrentItem(item)
+        app.processEvents()
+        wall.append(time.perf_counter() - w0)
+        cpu.append(time.process_time() - c0)
+        assert session.tree.current is node and len(session.actions()) == node.depth
+    if profile is not None:
+        import pstats
+
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
+    p95 = percentile([c * 1000 for c in cpu], 95)
+    out = {
+        "fixture": Path(fixture).name,
+        "mode": "gui",
+        "actions_in_tree": len(nodes) - 1,
+        "main_line": len(tree.main_line()),
+        "variation_actions": variations,
+        "jumps": args.jumps,
+        "jump_wall_ms": stats_ms(wall),
+        "jump_cpu_ms": stats_ms(cpu),
+        "build_study_s": round(built, 1),
+        "open_window_s": round(opened, 1),
+        "target_p95_ms": 100,
+        "ok": p95 < 100,
+    }
+    print(json.dumps(out))
+    window.close()
+    return 0 if out["ok"] else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fixture", default=str(DEFAULT_FIXTURE))
+    parser.add_argument("--fixture", default=None)
     parser.add_argument("--actions", type=int, default=1200)
-    parser.add_argument("--jumps", type=int, default=600)
+    parser.add_argument("--jumps", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1867)
+    parser.add_argument("--gui", action="store_true",
+                        help="time jumps in the main window (click -> window updated)")
     args = parser.parse_args()
+    if args.gui:
+        args.jumps = args.jumps or 200
+        return gui_main(args)
+    args.fixture = args.fixture or str(DEFAULT_FIXTURE)
+    args.jumps = args.jumps or 600
     rng = random.Random(args.seed)
 
     began = time.perf_counter()

@@ -149,17 +149,22 @@ class PositionCache:
         every: a snapshot at least every this many actions along a line.
         max_snapshots: LRU bound (the start position is kept).
         digests: record each replayed node's state digest on the tree.
+        on_replay: called as ``on_replay(node, game)`` before each replayed action,
+            with the game in the position before it (the session records the
+            round each action was taken in).
     """
 
     def __init__(self, tree: VariationTree, new_game: Callable[[], Game], *,
                  budget: float = 0.01, every: int = 12, max_snapshots: int = 4096,
-                 digests: bool = True) -> None:
+                 digests: bool = True,
+                 on_replay: Callable[[Node, Game], None] | None = None) -> None:
         self.tree = tree
         self.shared = SharedData()
         self.budget = budget
         self.every = every
         self.max_snapshots = max_snapshots
         self.digests = digests
+        self.on_replay = on_replay
         self.stats = CacheStats()
         self._snapshots: OrderedDict[int, bytes] = OrderedDict()
         self._root = freeze(new_game(), self.shared)
@@ -191,6 +196,8 @@ class PositionCache:
             step = path[index]
             began = time.perf_counter()
             assert step.action is not None
+            if self.on_replay is not None:
+                self.on_replay(step, game)
             game.process(action_from_dict(step.action))
             spent += time.perf_counter() - began
             since += 1

@@ -33,6 +33,7 @@ from desk18xx.engine.actions import Action, action_from_dict
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.log import LogError, filter_log
+from desk18xx.engine.positions import PositionCache
 from desk18xx.engine.programs import run_programs
 from desk18xx.engine.variations import Node, VariationTree, action_key, tree_from_log
 
@@ -41,6 +42,9 @@ SNAPSHOT_EVERY = 25
 
 #: Snapshots kept for the nodes of the history tree (jumps between lines replay from them).
 NODE_SNAPSHOTS = 256
+
+#: While replaying a whole line (opening a game), a position is kept for jumps this often.
+POSITION_EVERY = 20
 
 #: Options every imported 18xx.games game is played with (its rule quirks).
 IMPORT_OPTIONS = ("compat_18xxgames",)
@@ -132,6 +136,18 @@ class GameSession(QObject):
         self._snapshots_ok = True
         self._node_snaps: OrderedDict[int, tuple[Game, tuple[RoundKey, ...]]] = OrderedDict()
         """Tree node id -> a copy of the game there and the rounds of its line."""
+        self._positions: PositionCache | None = None
+        """Pickled positions along the tree's lines: a jump to any node loads the
+        nearest one and replays a few actions (`desk18xx.engine.positions`)."""
+        self._node_rounds: dict[int, RoundKey] = {}
+        """Tree node id -> the round its action was taken in."""
+        self._node_actions: dict[int, Action] = {}
+        """Tree node id -> its parsed action."""
+        self._live_path: list[Node] | None = []
+        """The tree nodes of the live actions (None: not known; jumps replay then)."""
+        self._undone: list[list[Any]] = []
+        """The log's redo stack as far as the session wrote it (top last; empty when
+        unknown): the entries each ``undo`` took back, restored by a ``redo``."""
         self.source: str | None = None
         """File the game came from, if any."""
         self.tree = VariationTree()
@@ -188,6 +204,11 @@ class GameSession(QObject):
         """True when a line goes on from the current position."""
         return self._game is not None and self.tree.can_redo()
 
+    @property
+    def positions(self) -> PositionCache | None:
+        """Positions of the history tree's nodes (study mode's views share it)."""
+        return self._positions
+
     def game_at(self, count: int) -> Game:
         """The game after the first ``count`` live actions (for looking back).
 
@@ -198,6 +219,12 @@ class GameSession(QObject):
         count = max(0, min(count, len(self._live)))
         if count == len(self._live) and self._game is not None:
             return self._game
+        path, cache = self._live_path, self._positions
+        if count and cache is not None and path is not None and len(path) == len(self._live):
+            try:
+                return cache.game_at(path[count - 1])
+            except _ENGINE_ERRORS:
+                pass
         start = max((k for k in self._snaps if k <= count), default=0)
         game = self._snaps[start].copy() if start else self._factory(self._setup)
         for action in self._live[start:count]:
@@ -227,6 +254,7 @@ class GameSession(QObject):
         self.tree.unsubscribe(self._on_tree)
         self.tree = tree if tree is not None else tree_from_log(self._line.raw)
         self.tree.subscribe(self._on_tree)
+        self._reset_positions()
         self._rebuild()
         if tree is not None:
             self._write_line(tree.current)
@@ -331,12 +359,14 @@ class GameSession(QObject):
         if action.auto_actions:
             entry["auto_actions"] = [a.to_dict() for a in action.auto_actions]
         self._line.raw.append(entry)
+        self._undone.clear()
         self._live.append(action)
         self._live_raw.append(entry)
         self._actions[id(entry)] = (entry, action)
         self._rounds.append(key)
         with self._session_moves():
             node = self.tree.play(entry)
+        self._played(node, key, self._game, len(self._live))
         self._snapshot(len(self._live), self._game, node, self._rounds)
         self.action_applied.emit(len(self._live))
         self.state_changed.emit(len(self._live))
@@ -348,9 +378,10 @@ class GameSession(QObject):
         if self._game is None or not self._live:
             return False
         entity = self._live[-1].entity
-        for _ in range(min(count, len(self._live))):
+        for back in range(1, min(count, len(self._live)) + 1):
             self._line.raw.append({"type": "undo", "entity": entity,
                                    "id": self._line.next_id()})
+            self._undone.append([self._live_raw[-back]])
             with self._session_moves():
                 self.tree.undo()
         self._rebuild()
@@ -399,15 +430,142 @@ class GameSession(QObject):
 
     def _follow(self, node: Node) -> None:
         """Make the live line the line to ``node`` and show it."""
-        self._write_line(node)
-        self._rebuild()
+        if not self._jump(node):
+            self._write_line(node)
+            self._rebuild()
         self._align_tree()
         self.state_changed.emit(len(self._live))
+
+    # -- quick jumps (study mode) -------------------------------------------------------------
+    def _reset_positions(self) -> None:
+        """A new position cache for a new game or tree."""
+        if self._positions is not None:
+            self._positions.close()
+        self._positions = None
+        self._node_rounds, self._node_actions, self._live_path = {}, {}, []
+        self._undone = []
+        setup = self._setup
+        if setup is None:
+            return
+        try:
+            self._positions = PositionCache(self.tree, lambda: self._factory(setup),
+                                            digests=False, on_replay=self._replayed)
+        except Exception:  # noqa: BLE001 - a game that cannot be pickled: jumps replay
+            self._positions = None
+
+    def _replayed(self, node: Node, before: Game) -> None:
+        """The position cache replays ``node``'s action: note its round."""
+        self._node_rounds[node.id] = round_key(before)
+
+    def _played(self, node: Node, key: RoundKey, game: Game, count: int,
+                cost: float | None = None) -> None:
+        """``node``'s action was applied (in round ``key``), giving ``game`` with
+        ``count`` live actions: note it for quick jumps."""
+        self._node_rounds[node.id] = key
+        path = self._live_path
+        if path is not None:
+            if len(path) == count - 1:
+                path.append(node)
+            elif len(path) != count or path[-1] is not node:
+                self._live_path = None
+        cache = self._positions
+        if cache is None:
+            return
+        if cost is None:  # a new move: the cache decides (cost, depth, branch point)
+            cache.remember(node, game, cost=0.0)
+        elif count % POSITION_EVERY == 0:
+            cache.remember(node, game, cost=cache.budget)
+
+    def _node_action(self, node: Node) -> Action:
+        action = self._node_actions.get(node.id)
+        if action is None:
+            assert node.action is not None
+            action = self._node_actions[node.id] = action_from_dict(node.action)
+        return action
+
+    def _jump(self, node: Node) -> bool:
+        """Make ``node``'s line live from the position cache: the game comes from the
+        nearest stored position, the log gets one undo and the line's actions again.
+        False (nothing changed) when the slow way is needed."""
+        cache, before = self._positions, self._live_path
+        if cache is None or before is None or len(before) != len(self._live):
+            return False
+        path = self.tree.path(node)
+        same = 0
+        limit = min(len(path), len(before))
+        while same < limit and path[same] is before[same]:
+            same += 1
+        try:
+            game = cache.game_at(node)
+        except _ENGINE_ERRORS:
+            return False
+        keys = [self._node_rounds.get(n.id) for n in path]
+        rounds = [k for k in keys if k is not None]
+        if len(rounds) != len(path):
+            return False
+        actions = [self._node_action(n) for n in path[same:]]
+        entries = self._write_jump(same, path[same:])
+        if entries is None:
+            return False
+        for entry, action in zip(entries, actions, strict=True):
+            self._actions[id(entry)] = (entry, action)
+        self._game = game
+        self._live = self._live[:same] + actions
+        self._live_raw = self._live_raw[:same] + entries
+        self._rounds = rounds
+        self._snaps = {k: g for k, g in self._snaps.items() if k <= same}
+        self._live_path = path
+        return True
+
+    def _write_jump(self, same: int, rest: Sequence[Node]) -> list[dict[str, Any]] | None:
+        """Log entries taking the live line back to its first ``same`` actions (one
+        ``undo`` to an action id) and playing ``rest`` again; the new entries.
+        None (nothing written) when the kept action has no id of its own."""
+        raw = self._line.raw
+        next_id = self._line.next_id()
+        entity = self._live[-1].entity if self._live else "0"
+        entries: list[dict[str, Any]] = []
+        if same < len(self._live_raw):
+            target = 0
+            if same:
+                kept = self._live_raw[same - 1]
+                found = kept.get("id")
+                if (not isinstance(found, int) or isinstance(found, bool) or found <= 0
+                        or next((e for e in raw if e.get("id") == found), None) is not kept):
+                    return None
+                target = found
+            raw.append({"type": "undo", "entity": entity, "action_id": target,
+                        "id": next_id})
+            next_id += 1
+            self._undone.append(self._live_raw[same:])
+        else:  # only forward: a redo where it restores exactly the next actions
+            while self._undone and len(entries) < len(rest):
+                group = self._undone[-1]
+                nodes = rest[len(entries):len(entries) + len(group)]
+                if len(nodes) != len(group) or any(
+                        action_key(e) != action_key(n.action or {})
+                        for e, n in zip(group, nodes, strict=True)):
+                    break
+                raw.append({"type": "redo", "entity": entity, "id": next_id})
+                next_id += 1
+                entries.extend(group)
+                self._undone.pop()
+        again = rest[len(entries):]
+        if again:
+            self._undone.clear()
+        for node in again:
+            assert node.action is not None
+            entry = {**node.action, "id": next_id}
+            next_id += 1
+            raw.append(entry)
+            entries.append(entry)
+        return entries
 
     def _write_line(self, node: Node) -> None:
         """Append log entries that make the live actions the line to ``node``: undos
         back to where the lines part, then redos where they restore the right
         action, else the actions again."""
+        self._undone.clear()
         target = self.tree.actions(node)
         live = self._live_raw
         same = 0
@@ -466,14 +624,19 @@ class GameSession(QObject):
             try:
                 game.process(action)
             except _ENGINE_ERRORS as exc:
-                self._set_live(game, live, rounds, entries)
+                self._set_live(game, live, rounds, entries, path)
                 self.action_rejected.emit(
                     f"replay stopped at action {raw.get('id')} ({action.type}): {exc}")
                 return
             live.append(action)
             rounds.append(key)
+            if path:
+                self._node_rounds[path[len(live) - 1].id] = key
+                if len(live) % POSITION_EVERY == 0 and self._positions is not None:
+                    self._positions.remember(path[len(live) - 1], game,
+                                             cost=self._positions.budget)
             self._snapshot(len(live), game, path[len(live) - 1] if path else None, rounds)
-        self._set_live(game, live, rounds, entries)
+        self._set_live(game, live, rounds, entries, path)
 
     def _tree_path(self, entries: Sequence[Any]) -> list[Node] | None:
         """The tree's current path when it is the line of ``entries``, else None."""
@@ -498,9 +661,10 @@ class GameSession(QObject):
         return None
 
     def _set_live(self, game: Game, live: list[Action], rounds: list[RoundKey],
-                  entries: list[Any]) -> None:
+                  entries: list[Any], path: list[Node] | None = None) -> None:
         self._game, self._live, self._rounds = game, live, rounds
         self._live_raw = entries[:len(live)]
+        self._live_path = None if path is None else path[:len(live)]
 
     def _parsed(self, raw: Any) -> Action:
         """The action of a raw log entry (parsed once per entry)."""
