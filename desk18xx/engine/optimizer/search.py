@@ -166,6 +166,8 @@ class _Rep:
     """Pattern flags in use (``(0, 1)`` when a large mail contract may go to the route)."""
     mail_cap: int = 0
     """What the bonus of a flag-1 pattern key counts for the mail value (most of any route)."""
+    thresholds: list[int] = field(default_factory=lambda: [1 << 60, 1 << 60])
+    """Per flag, the least ``best of a pattern - its bonus``: a route must exceed it."""
 
     def offer(self, scoring: TitleScoring, rev: int, extra: int, mail: int | None,
               stops: tuple[int, ...], bits: int, segs: tuple[int, ...]) -> None:
@@ -178,9 +180,26 @@ class _Rep:
             old = self.pattern_best.get(k)
             if old is None or cmp > old[0] or (cmp == old[0] and stops < old[1]):
                 self.pattern_best[k] = (cmp, stops, bits, segs, rev, mail)
+                self.update_thresholds()
         key = rev + scoring.run_bonus_cap(self.train, mail)
         if key > self.best:
             self.best = key
+
+    def update_thresholds(self) -> None:
+        """:attr:`thresholds` from :attr:`pattern_best`."""
+        assert self.patterns is not None
+        out = [1 << 60, 1 << 60]
+        for k, bonus in self.patterns:
+            v = self.pattern_best.get(k, (0,))[0] - bonus
+            if v < out[k & 1]:
+                out[k & 1] = v
+        self.thresholds = out
+
+    def hopeless(self, most: int, cut: int) -> bool:
+        """Pattern mode: no route whose revenue before bonuses is at most ``most`` can be
+        kept (``cut``: how far its mail value stays below :attr:`mail_cap`)."""
+        thr = self.thresholds
+        return most <= thr[0] and most <= thr[1] + cut
 
     def pattern_routes(self, scoring: TitleScoring) -> list[Candidate]:
         """The kept routes of pattern mode, each once."""
@@ -308,16 +327,14 @@ def _walk(
             if best_of is None:
                 if most + r.bonus < r.floor:
                     continue
-            elif r.patterns is not None:
-                cut = 0
-                if r.flags[-1]:
-                    # the ends are known now: the route's own mail value instead of the cap
-                    first = left_stops[-1] if left_stops else base[0]
-                    last = right_stops[-1] if right_stops else base[0]
-                    m = scoring.mail_value(r.train, [stops[first], stops[last]])
-                    cut = r.mail_cap - m if m is not None else 1 << 40
-                if all(most + bonus - (cut if pattern & 1 else 0)
-                       <= best_of.get(pattern, (0,))[0] for pattern, bonus in r.patterns):
+            elif most <= r.thresholds[0]:
+                if not r.flags[-1]:
+                    continue
+                # the ends are known now: the route's own mail value instead of the cap
+                first = left_stops[-1] if left_stops else base[0]
+                last = right_stops[-1] if right_stops else base[0]
+                m = scoring.mail_value(r.train, [stops[first], stops[last]])
+                if r.hopeless(most, r.mail_cap - m if m is not None else 1 << 40):
                     continue
             if visited is None:
                 visited = [stops[i] for i in route_stops()]
@@ -377,12 +394,8 @@ def _walk(
             if total_value - vsum < more:
                 more = total_value - vsum
             if r.patterns is not None:
-                base = r.mult * (vsum + more)
-                cut = cuts[i]
-                for pattern, bonus in r.patterns:
-                    if base + bonus - (cut if pattern & 1 else 0) \
-                            > r.pattern_best.get(pattern, (0,))[0]:
-                        return True
+                if not r.hopeless(r.mult * (vsum + more), cuts[i]):
+                    return True
                 continue
             if r.mult * (vsum + more) + r.bonus >= r.floor:
                 return True
@@ -616,12 +629,8 @@ def _walk_tokens(
 
     def hopeful(vsum: int, rest: int) -> bool:
         for i, r in enumerate(reps):
-            assert r.patterns is not None
-            most = r.mult * (vsum + rest)
-            for pattern, bonus in r.patterns:
-                if most + bonus - (cuts[i] if pattern & 1 else 0) \
-                        > r.pattern_best.get(pattern, (0,))[0]:
-                    return True
+            if not r.hopeless(r.mult * (vsum + rest), cuts[i]):
+                return True
         return False
 
     def walk(cur: int, hexes: int, track: int, groups: int, vsum: int, rest: int) -> None:
@@ -700,6 +709,8 @@ def _greedy(
             elif top.patterns is not None or any(not c.track & used for c in top.routes):
                 # the kept routes are the best ones: the first that fits is the best that fits
                 pick = next((c for c in top.routes if not c.track & used), None)
+            elif (pick := _refit(problem, scoring, t, top.routes, used)) is not None:
+                pass  # a kept route on free track, without the bonus another train took
             else:
                 d = scoring.distance(t)
                 paying = scoring.paying(t)
@@ -716,6 +727,26 @@ def _greedy(
         total = _value(scoring, picks)
         if total > best_total:
             best, best_total = picks, total
+    return best
+
+
+def _refit(problem: Problem, scoring: TitleScoring, train: TrainSpec,
+           routes: list[Candidate], used: int) -> Candidate | None:
+    """The best kept route whose track is free, priced again without the taken extra bits."""
+    plain = (1 << (2 * problem.n_track)) - 1
+    best: Candidate | None = None
+    for c in routes:
+        if c.track & plain & used:
+            continue
+        if best is not None and c.key <= best.key:
+            break
+        visited = [problem.stops[i] for i in c.stops]
+        for rev, extra in scoring.variants(train, visited):
+            if extra & used:
+                continue
+            key = rev + scoring.run_bonus_cap(train, c.mail)
+            if best is None or key > best.key:
+                best = Candidate(rev, (c.track & plain) | extra, c.stops, c.segments, key, c.mail)
     return best
 
 
@@ -779,18 +810,25 @@ def _assign(
     polls = [0]
     n_distinct = len(distinct)
 
-    def clash(confs: list[int], track: int) -> list[int]:
-        out = list(confs)
-        for d in range(n_distinct):
-            table = tables[d]
-            m = out[d]
-            t = track
-            while t:
-                low = t & -t
-                m |= table.get(low, 0)
-                t ^= low
-            out[d] = m
-        return out
+    masks: dict[tuple[int, int], list[int]] = {}
+    """(list, position) -> per list, the routes that clash with that route (memo)."""
+
+    def clash(confs: list[int], d_i: int, j: int) -> list[int]:
+        mine = masks.get((d_i, j))
+        if mine is None:
+            mine = []
+            track = distinct[d_i][j].track
+            for d in range(n_distinct):
+                table = tables[d]
+                m = 0
+                t = track
+                while t:
+                    low = t & -t
+                    m |= table.get(low, 0)
+                    t ^= low
+                mine.append(m)
+            masks[(d_i, j)] = mine
+        return [c | m for c, m in zip(confs, mine, strict=True)]
 
     def branch(i: int, confs: list[int], total: int, rsum: int) -> None:
         if i == k:
@@ -837,7 +875,7 @@ def _assign(
             if exact and rsum + c.revenue + after_rev + hi <= best_value[0]:
                 continue
             choice[i] = j
-            branch(i + 1, clash(confs, c.track), total + c.key, rsum + c.revenue)
+            branch(i + 1, clash(confs, d_i, j), total + c.key, rsum + c.revenue)
         choice[i] = -1
         if total + after > best_value[0] and (not exact or rsum + after_rev + hi > best_value[0]):
             branch(i + 1, confs, total, rsum)
@@ -892,6 +930,7 @@ def solve(
                 r.flags = (0, 1) if scoring.mail_flag(t) else (0,)
                 mail = r.mail_cap = scoring.max_run_bonus(t)
                 r.patterns = [(p << 1 | f, b + mail * f) for p, b in pats for f in r.flags]
+                r.update_thresholds()
                 r.keep = 0
     order = sorted(classes, key=lambda d: (sorted(d.kinds), sorted(d.free), d.max_stops or 0))
     stats: dict[str, float] = {"priced": 0.0, "passes": 0.0}
