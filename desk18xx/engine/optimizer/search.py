@@ -12,7 +12,9 @@
    against the revenue a route needs to be kept (for unbounded trains, with
    only the stops still reachable).  Each route is priced by the title's
    scorer (:meth:`TitleScoring.variants`: revenue and the extra resource bits
-   of one-per-run bonuses).
+   of one-per-run bonuses).  Trains that earn only at tokened cities (1822CA
+   E-trains, :meth:`TitleScoring.contractible`) walk a graph of tokened
+   cities joined by subset-minimal links instead (:mod:`.contract`).
 2. **First pass.**  Each train kind keeps its best 128 routes (its floor rises
    as they come), a train alone in its track group its best route per bonus
    pattern.  A greedy start (each train the best route on the track left,
@@ -24,6 +26,16 @@
    runs on the complete lists.  Its bound at each level is the sum, over
    the trains left, of the best route not clashing with the track taken
    (bit sets per track piece).  Identical trains take routes in order.
+
+**Run bonus.**  A company may earn besides its routes' revenue, depending on
+the whole set of routes (1822CA mail contracts: :meth:`TitleScoring.run_bonus`).
+The search maximises revenue plus that bonus: each route carries its own
+mail value and a ``key``, the most it can earn the company (revenue plus
+:meth:`TitleScoring.run_bonus_cap`); lists, floors and bounds use keys, the
+branch and bound also bounds ``revenues + the most the whole bonus can be``,
+and every complete assignment is priced exactly.  In pattern mode a route is
+kept if it is the best of its pattern by revenue, or by revenue plus its own
+mail value.
 
 The first assignment found with the greatest total wins, so ties are broken
 by the fixed order of trains and routes (revenue, then stops).  ``progress``
