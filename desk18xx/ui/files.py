@@ -272,6 +272,11 @@ class FileActions(QObject):
         self._settings().setValue(key, me)
         return me
 
+    def current_player(self) -> str | None:
+        """Which player you are in the open game, if it is an e-mail game you told."""
+        header = self._header()
+        return None if header is None else self._me(header, ask=False)
+
     def set_me(self, header: SaveHeader, player: str) -> None:
         """Remember which player you are in a PBEM game."""
         from desk18xx.io.pbem import game_identity

@@ -50,6 +50,7 @@ from desk18xx.ui.models.tables import (
     corp_rows,
     player_rows,
 )
+from desk18xx.ui.programs import ProgramActions
 from desk18xx.ui.session import GameSession
 from desk18xx.ui.studysession import StudySession
 from desk18xx.ui.undo import UndoBinder
@@ -220,6 +221,8 @@ class MainWindow(QMainWindow):
         for a in (self.new_action, self.open_action, self.ranking_action, quit_action):
             game.addAction(a)
         self.files.install(game, before=quit_action)
+        self.programs = ProgramActions(self.session, self, me=self.files.current_player)
+        self.programs.install(game, before=quit_action)  # standing orders (auto-pass)
         edit = self.menuBar().addMenu("&Edit")
         # undo and redo move in the history tree: nothing is lost, acting after
         # an undo starts a branch, redo follows the branch visited last

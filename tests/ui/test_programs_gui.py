@@ -1,0 +1,103 @@
+"""Game > Programmed actions: a player's auto-pass order is given through the session,
+carried out on the others' moves, and kept in the log."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QMenu
+
+from desk18xx.engine.game import GameSetup
+from desk18xx.engine.round import RoundKind
+from desk18xx.io.replaying import replay_log
+from desk18xx.io.study import game_setup
+from desk18xx.io.transfer import save_from_export
+from desk18xx.ui.mainwindow import MainWindow
+from desk18xx.ui.programs import ProgramActions
+from desk18xx.ui.session import GameSession
+
+pytestmark = pytest.mark.gui
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
+SETUP = GameSetup("1867", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=5)
+
+
+def test_a_stock_round_auto_pass_given_from_the_menu(qtbot: Any) -> None:
+    session = GameSession()
+    session.new_game(SETUP)
+    window = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(window)
+    asked: list[tuple[str, list[str], str | None]] = []
+
+    def choose(question: str, ids: list[str], preferred: str | None) -> str:
+        asked.append((question, ids, preferred))
+        return "3"
+
+    programs = ProgramActions(session, window, choose=choose)
+    game_menu = window.menuBar().actions()[0].menu()
+    assert isinstance(game_menu, QMenu) and window.programs.menu.menuAction() in \
+        game_menu.actions()
+    rng = random.Random(1)
+    while session.game.round is not None and session.game.round.kind is not RoundKind.STOCK:
+        moves = session.game.legal_moves(rng)
+        assert session.submit(rng.choice(moves))
+    programs.update()
+    assert not programs.disable_action.isEnabled() and programs.share_pass_action.isEnabled()
+    programs.share_pass_always_action.trigger()
+    assert asked and sorted(asked[0][1]) == ["1", "2", "3"]
+    assert session.line.raw[-1]["type"] == "program_share_pass"
+    assert session.line.raw[-1]["entity"] == 3 and session.line.raw[-1]["indefinite"] is True
+    assert programs.in_force() == {"Cy": "Pass in stock rounds, unconditionally, indefinitely"}
+    assert window.statusBar().currentMessage().startswith("Cy: Pass in stock rounds")
+    while session.game.round is not None and session.game.round.kind is RoundKind.STOCK:
+        game = session.game
+        step = game.round.active_step(game) if game.round is not None else None
+        assert step is not None
+        if game.legal_actions().entity == "3":  # only to answer a bid in an auction
+            assert not step.is_normal_pass(game, "3")
+        assert session.submit(rng.choice(game.legal_moves(rng)))
+    passes = [a for e in session.line.raw for a in e.get("auto_actions") or ()
+              if a == {"type": "pass", "entity": 3, "entity_type": "player"}]
+    assert passes  # Cy's turns were passed for him, recorded with the moves that led to them
+    programs.update()
+    assert programs.disable_action.isEnabled()  # the order outlives the stock round
+    programs.disable_action.trigger()
+    assert session.line.raw[-1]["type"] == "program_disable"
+    assert programs.in_force() == {}
+    window.close()
+
+
+def test_a_merger_round_auto_pass_for_my_minors(qtbot: Any) -> None:
+    converted = save_from_export(FIXTURES / "1867" / "hs_ahjzadkh_19792.json")
+    raw = [dict(a) for a in converted.actions]
+    found: list[tuple[int, str, str | None]] = []
+
+    def note(position: int, _entry: Any, game: Any) -> None:
+        minor = game.legal_actions().entity
+        if not found and game.round is not None and game.round.kind is RoundKind.MERGER \
+                and minor in game.corps:
+            found.append((position, minor, game.owner(minor)))
+
+    replay_log(converted.header, raw, each=note)
+    count, minor, owner = found[0]  # the first decision of a minor in a merger round
+    assert owner is not None
+    session = GameSession()
+    session.new_game(game_setup(converted.header), raw[:count])
+    window = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(window)
+    programs = ProgramActions(session, window, choose=lambda q, ids, pref: owner)
+    programs.update()
+    assert programs.merger_pass_action.isEnabled()
+    before = len(session.actions())
+    programs.merger_pass_action.trigger()
+    order = session.line.raw[-1]
+    mine = order["corporations_by_round"]["MR"]
+    assert order["type"] == "program_merger_pass" and minor in mine
+    assert order["auto_actions"][0] == {"type": "pass", "entity": minor,
+                                        "entity_type": "corporation"}
+    assert len(session.actions()) == before + 1
+    assert session.game.legal_actions().entity not in mine
+    window.close()
