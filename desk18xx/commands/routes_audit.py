@@ -7,7 +7,8 @@ the run earns the company: the routes' revenue plus, in 1822CA, the mail
 contracts' subsidy (which may favour a lower revenue, RB 5.11.28), for ours
 and for the declared routes alike.  Prints one JSON line:
 ``calls``, ``higher``/``equal``/``lower`` (our optimum vs the declared
-revenue) and ``median``/``p90``/``max`` seconds per call.  ``lower`` must be
+revenue) and ``median``/``p90``/``max`` seconds per call (wall clock; ``cpu_median``,
+``cpu_p90``, ``cpu_max``: CPU seconds, steadier on a busy machine).  ``lower`` must be
 0: otherwise we missed a route or the declared one is illegal.  When the
 engine rejects a declared run, the recorded revenue stands for it (listed
 under ``declared_rejected``).  Exit status 1 when ``lower`` is not 0 or the
@@ -58,6 +59,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"file": path, "title": imported.title}
     counts = {"calls": 0, "higher": 0, "equal": 0, "lower": 0}
     times: list[float] = []
+    cpu_times: list[float] = []
     problems: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
     try:
@@ -84,9 +86,10 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
             declared += engine_subsidy(game, corp, action.routes)
             counts["calls"] += 1
             try:
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), time.process_time()
                 solution = best_routes(game, corp)
                 elapsed = time.perf_counter() - start
+                cpu = time.process_time() - cpu_start
             except (Mismatch, IllegalAction) as exc:
                 problems.append({"index": index, "id": raw.get("id"), "corp": corp,
                                  "reason": f"{type(exc).__name__}: {exc}"})
@@ -95,6 +98,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
                 pass
             else:
                 times.append(elapsed)
+                cpu_times.append(cpu)
                 ours = solution.revenue + solution.subsidy
                 kind = ("higher" if ours > declared else "equal" if ours == declared
                         else "lower")
@@ -120,6 +124,9 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     out["median"] = round(_percentile(times, 0.5), 4)
     out["p90"] = round(_percentile(times, 0.9), 4)
     out["max"] = round(max(times, default=0.0), 4)
+    out["cpu_median"] = round(_percentile(cpu_times, 0.5), 4)
+    out["cpu_p90"] = round(_percentile(cpu_times, 0.9), 4)
+    out["cpu_max"] = round(max(cpu_times, default=0.0), 4)
     if problems:
         out["problems"] = problems
     if rejected:
