@@ -9,18 +9,21 @@ Prints one line per measure:
   as installed, with the modules' bytecode cached (a first, untimed launch
   writes it to a temporary ``PYTHONPYCACHEPREFIX``); the median of
   :data:`LAUNCHES` launches, with the child's CPU time beside it (steadier
-  on a busy machine); the first launch, compiling every module, is shown too;
+  on a busy machine); the first launch, compiling every module, is shown too.
+  The first frame shows hexes plain (colour and outline); the time until the
+  map is drawn in full, shapely imported just after that frame, is shown too;
 * full map redraw: rendering the whole map scene into a 1600x1000 image;
 * action -> updated window: a late-game 1822CA position (the export replayed to
   :data:`LATE_OFFSET` actions before its end), then its next actions submitted
   one by one through the session with the whole window attached, each timed up
-  to the window having processed its events (target p95 < 100 ms).  Each is
-  split into the engine and other listeners (``session.submit`` less the main
-  window's handler), the main window refresh (``MainWindow.refreshed``) and
-  painting (the events processed after),
-  for the median and for the slowest 5 %, to show what dominates.  Between
-  two actions the window's idle-time work runs untimed, as during a player's
-  pause (:class:`~desk18xx.ui.idlegc.IdleCollector`, as ``run_app`` installs it);
+  to the window having processed its events (target p95 < 100 ms), in wall
+  and in CPU time.  Each is split into the engine (until the session's
+  ``action_applied``), the window update (every listener of the session's
+  ``state_changed``) and painting (the events processed after), for the
+  median and for the slowest 5 %, to show what dominates.  The window's
+  idle-time work runs untimed, as during a player's pause: before the first
+  action (the tray's tile pictures), and between two actions
+  (:class:`~desk18xx.ui.idlegc.IdleCollector`, as ``run_app`` installs it);
 * undo one action from there.
 """
 
@@ -55,6 +58,14 @@ app = app_module._application([sys.argv[0]])
 def shown():
     app.processEvents()
     print("SHOWN", time.process_time(), flush=True)
+    drawn()
+def drawn():
+    from desk18xx.ui.map.items import drawn_in_full
+    if not drawn_in_full():
+        QTimer.singleShot(5, drawn)
+        return
+    app.processEvents()
+    print("DRAWN", time.process_time(), flush=True)
     app.exit(0)
 QTimer.singleShot(0, shown)  # runs on the first turn of run_app's event loop
 class _NoDialog:  # run_app's own deferred calls (the New game dialog) are not run
@@ -71,9 +82,11 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def measure_launch(pycache: str) -> tuple[float, float]:
-    """Seconds from spawning the app process to its window taking events, and the
-    child's CPU seconds until then; bytecode is read from and written to ``pycache``."""
+def measure_launch(pycache: str) -> tuple[float, float, float]:
+    """Seconds from spawning the app process to its window taking events, the
+    child's CPU seconds until then, and seconds until its map is drawn in full
+    (the layout imported after the first frame); bytecode is read from and
+    written to ``pycache``."""
     with tempfile.TemporaryDirectory() as home:
         env = dict(os.environ, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home,
                    PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen",
@@ -83,47 +96,58 @@ def measure_launch(pycache: str) -> tuple[float, float]:
         proc = subprocess.Popen([sys.executable, "-c", _LAUNCH_CHILD], env=env, cwd=ROOT,
                                 stdout=subprocess.PIPE, text=True)
         assert proc.stdout is not None
+        elapsed = cpu = drawn = -1.0
         for line in proc.stdout:
             if line.startswith("SHOWN"):
                 elapsed = time.perf_counter() - t
                 cpu = float(line.split()[1])
-                break
-        else:
-            raise RuntimeError("the app never showed its window")
+            elif line.startswith("DRAWN"):
+                drawn = time.perf_counter() - t
         proc.wait()
-    return elapsed, cpu
+        if elapsed < 0 or drawn < 0:
+            raise RuntimeError("the app never showed its window, or never drew its map")
+    return elapsed, cpu, drawn
 
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
 
 
-def _print_parts(times: list[float], handled: list[float], refreshes: list[float]) -> None:
-    """Engine, window refresh and painting: per action at the median, and on average
-    over the slowest 5 % (what the p95 is made of), naming the largest."""
-    parts = [(h - r, r, t - h) for t, h, r in zip(times, handled, refreshes, strict=True)]
-    names = ("engine and other listeners", "main window refresh", "painting")
-    order = sorted(range(len(times)), key=lambda i: times[i])
-    slow = order[-max(1, len(order) // 20):]
-    for label, rows in (("median action", [order[len(order) // 2]]),
-                        ("slowest 5 %", slow)):
-        means = [statistics.mean(parts[i][k] for i in rows) for k in range(3)]
-        top = max(range(3), key=lambda k: means[k])
-        print(f"  {label}: " + ", ".join(f"{n} {_ms(m)}" for n, m in zip(names, means,
-                                                                           strict=True))
-              + f" -> {names[top]} dominates")
+#: The parts of an action: between submitting and the engine having applied it,
+#: then until every listener of the session has updated, then the events processed.
+PARTS = ("engine", "window update", "painting")
+
+
+def _print_parts(label: str, marks: list[tuple[float, float, float, float]]) -> None:
+    """Median, p95 and max of one clock, and what the median action and the slowest
+    5 % (what the p95 is made of) spend in each part, naming the largest."""
+    totals = [end - start for start, _, _, end in marks]
+    print(f"  {label}: median {_ms(statistics.median(totals))}, "
+          f"p95 {_ms(_percentile(totals, 0.95))}, max {_ms(max(totals))}")
+    parts = [(applied - start, handled - applied, end - handled)
+             for start, applied, handled, end in marks]
+    order = sorted(range(len(totals)), key=lambda i: totals[i])
+    for name, rows in (("median action", [order[len(order) // 2]]),
+                       ("slowest 5 %", order[-max(1, len(order) // 20):])):
+        means = [statistics.mean(parts[i][k] for i in rows) for k in range(len(PARTS))]
+        top = max(range(len(PARTS)), key=lambda k: means[k])
+        print(f"    {name}: " + ", ".join(f"{n} {_ms(m)}" for n, m in zip(PARTS, means,
+                                                                          strict=True))
+              + f" -> {PARTS[top]} dominates")
 
 
 def main(argv: list[str]) -> int:
     """Measure and print."""
     with tempfile.TemporaryDirectory() as pycache:
-        first, first_cpu = measure_launch(pycache)
+        first, first_cpu, _ = measure_launch(pycache)
         launches = [measure_launch(pycache) for _ in range(LAUNCHES)]
-    wall = statistics.median(w for w, _ in launches)
-    cpu = statistics.median(c for _, c in launches)
+    wall = statistics.median(w for w, _, _ in launches)
+    cpu = statistics.median(c for _, c, _ in launches)
+    drawn = statistics.median(d for _, _, d in launches)
     print(f"launch -> interactive window: {_ms(wall)} (median of {LAUNCHES}, bytecode "
           f"cached; CPU {_ms(cpu)}); first launch compiling the modules: {_ms(first)} "
           f"(CPU {_ms(first_cpu)})")
+    print(f"  map drawn in full (hex layout imported after the first frame): {_ms(drawn)}")
 
     from PySide6.QtCore import QSettings
     from PySide6.QtGui import QImage, QPainter
@@ -151,7 +175,10 @@ def main(argv: list[str]) -> int:
     window.show()
     idle = IdleCollector(session, window)
     app.processEvents()
-    idle.settle()  # the player looks at the loaded game before the first move
+    while window.action_panel.tray.warming:  # the player looks at the loaded game first:
+        app.processEvents()                  # the idle-time work is done meanwhile
+        time.sleep(0.002)
+    idle.settle()
 
     scene = window.map_view.map_scene
     assert scene is not None
@@ -167,9 +194,9 @@ def main(argv: list[str]) -> int:
     print(f"full map redraw (1600x1000, {imported.title} at action {late}): "
           f"median {statistics.median(redraws) * 1000:.0f} ms")
 
-    refreshes: list[float] = []
-    window.refreshed.connect(refreshes.append)
-    handled: list[float] = []  # seconds in session.submit: engine and window handler
+    clocks = (time.perf_counter, time.process_time)
+    applied: list[tuple[float, float]] = []
+    session.action_applied.connect(lambda _n: applied.append((clocks[0](), clocks[1]())))
     todo = [action_from_dict(raw) for raw in imported.actions[late:late + TIMED_ACTIONS]]
     prof = None
     if os.environ.get("PROFILE"):
@@ -177,29 +204,29 @@ def main(argv: list[str]) -> int:
 
         prof = cProfile.Profile()
         prof.enable()
-    times: list[float] = []
+    marks: tuple[list[tuple[float, float, float, float]], ...] = ([], [])
     for action in todo:
         if idle.pending:
             idle.settle()  # what the window does in the player's pause, untimed
-        t = time.perf_counter()
+        start = (clocks[0](), clocks[1]())
         ok = session.submit(action)
-        submitted = time.perf_counter()
+        handled = (clocks[0](), clocks[1]())
         app.processEvents()
+        end = (clocks[0](), clocks[1]())
         if not ok:
             break
-        times.append(time.perf_counter() - t)
-        handled.append(submitted - t)
+        for k in (0, 1):
+            marks[k].append((start[k], applied[-1][k], handled[k], end[k]))
     if prof is not None:
         import pstats
 
         prof.disable()
         pstats.Stats(prof).sort_stats("cumulative").print_stats(40)
-    if times:
-        print(f"action -> updated window ({len(times)} actions of {path.name} from action "
-              f"{late}): median {_ms(statistics.median(times))}, "
-              f"p95 {_ms(_percentile(times, 0.95))}, max {_ms(max(times))}")
-    if times and len(refreshes) >= len(times):
-        _print_parts(times, handled, refreshes[-len(times):])
+    if marks[0]:
+        print(f"action -> updated window ({len(marks[0])} actions of {path.name} from "
+              f"action {late}):")
+        _print_parts("wall", marks[0])
+        _print_parts("CPU", marks[1])
     t = time.perf_counter()
     session.undo()
     app.processEvents()

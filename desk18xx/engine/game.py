@@ -410,6 +410,12 @@ class Game:
         """Concrete legal actions for whoever acts now (title; used by playouts)."""
         return []
 
+    def legal_moves_of(self, rng: Any, types: Iterable[str]) -> list[Action]:
+        """The :meth:`legal_moves` of these action types only; a title may skip
+        working out the others (1822CA: the routes of a run)."""
+        wanted = frozenset(types)
+        return [m for m in self.legal_moves(rng) if m.type in wanted]
+
     def title_violations(self) -> list[str]:
         """Title-specific invariant failures (title)."""
         return []

@@ -5,7 +5,9 @@ refusal reason from the engine.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSize, Qt, Signal
+from collections.abc import Sequence
+
+from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -24,13 +26,15 @@ from PySide6.QtWidgets import (
 from desk18xx.engine.tiledef import HexDef, TileDef
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map.boardview import StaticHex
-from desk18xx.ui.map.painter import paint_hex
+from desk18xx.ui.map.painter import layout_loaded, paint_hex
 from desk18xx.ui.mapview.view import TILE_MIME
 from desk18xx.ui.models.choices import Choice, TurnInfo
 from desk18xx.ui.models.tracks import UNLIMITED, TileChoice
 from desk18xx.ui.session import GameSession
 
 TILE_ICON = 72
+#: Milliseconds between two tiles drawn ahead for the tray (:meth:`TileTray.warm`).
+WARM_INTERVAL_MS = 15
 _TILE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -80,9 +84,41 @@ class TileTray(QListWidget):
         self.setDragEnabled(True)
         self.setMinimumHeight(2 * (TILE_ICON + 30) + 10)
         self.itemClicked.connect(self._clicked)
+        self._shown: tuple[tuple[str, tuple[int, ...], int, str], ...] = ()
+        self._to_warm: list[TileDef] = []
+        self._warm_timer = QTimer(self)
+        self._warm_timer.setInterval(WARM_INTERVAL_MS)
+        self._warm_timer.timeout.connect(self._warm_one)
+
+    def warm(self, tiles: Sequence[TileDef]) -> None:
+        """Draw the pictures of ``tiles`` (plain and greyed, unturned) while the app is
+        idle, one tile per turn of the event loop, so the first tray shown does not
+        wait for them; they are drawn once the hex layout is imported."""
+        self._to_warm = list(tiles)
+        self._warm_timer.start()
+
+    @property
+    def warming(self) -> bool:
+        """True while tile pictures are still being drawn ahead."""
+        return self._warm_timer.isActive()
+
+    def _warm_one(self) -> None:
+        if not layout_loaded():
+            return  # the app's first frame is not drawn in full yet: wait for it
+        if not self._to_warm:
+            self._warm_timer.stop()
+            return
+        tile = self._to_warm.pop(0)
+        tile_pixmap(tile)
+        tile_pixmap(tile, grey=True)
 
     def set_tiles(self, tiles: list[TileChoice]) -> None:
-        """Show ``tiles`` (greyed with the reason when not usable)."""
+        """Show ``tiles`` (greyed with the reason when not usable); the same tiles
+        again leave the items as they are."""
+        key = tuple((t.name, t.rotations, t.left, t.reason) for t in tiles)
+        if key == self._shown and self.count() == len(tiles):
+            return
+        self._shown = key
         self.clear()
         for t in tiles:
             usable = bool(t.rotations)

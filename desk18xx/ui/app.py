@@ -115,6 +115,10 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
 
         session.new_game(GameSetup("1867", (("1", "Alice"), ("2", "Bob"), ("3", "Carol"),
                                             ("4", "Dave")), seed=1867))
+    if screenshot is None:
+        from desk18xx.ui.map.items import draw_plain_until_idle
+
+        draw_plain_until_idle()  # shapely is imported right after the first frame
     window = MainWindow(session, restore_layout=screenshot is None)
     if screenshot is not None or not window.layout_restored:
         window.resize(*SCREENSHOT_SIZE)

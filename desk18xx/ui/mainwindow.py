@@ -7,6 +7,7 @@ Everything the window shows is read from the session after each
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game
+from desk18xx.engine.tiledef import COLOR_ORDER, ManifestTile, TileDef
 from desk18xx.ui.actionpanel import ActionPanel
 from desk18xx.ui.dialogs.gameend import GameEndDialog
 from desk18xx.ui.dialogs.newgame import NewGameDialog
@@ -61,6 +63,17 @@ APPLICATION = "desk18xx"
 LAYOUT_VERSION = 3
 
 
+def _tray_order(manifest: Mapping[str, ManifestTile]) -> list[TileDef]:
+    """The manifest's tiles, yellow first: the order the tray needs them in."""
+    tiles = [entry.tile for entry in manifest.values() if not entry.hidden]
+    order = {color: i for i, color in enumerate(COLOR_ORDER)}
+    return sorted(tiles, key=lambda t: order.get(t.color, len(order)))
+
+
+#: Pixels a table cell needs beside its text (margins and grid line).
+_CELL_PADDING = 14
+
+
 def _table(model: RowsModel) -> QTableView:
     view = QTableView()
     view.setModel(model)
@@ -73,10 +86,16 @@ def _table(model: RowsModel) -> QTableView:
     model.modelReset.connect(view.resizeColumnsToContents)
 
     def fit_changed(first: QModelIndex, last: QModelIndex) -> None:
+        """Widen a column only when a changed cell no longer fits (measuring the
+        changed cells, not every row as a full resize does)."""
+        metrics = view.fontMetrics()
         for column in range(first.column(), last.column() + 1):
-            view.resizeColumnToContents(column)
+            width = view.columnWidth(column)
+            if any(metrics.horizontalAdvance(str(model.index(row, column).data()))
+                   + _CELL_PADDING > width for row in range(first.row(), last.row() + 1)):
+                view.resizeColumnToContents(column)
 
-    model.dataChanged.connect(fit_changed)  # only the columns of changed cells
+    model.dataChanged.connect(fit_changed)
     return view
 
 
@@ -405,6 +424,9 @@ class MainWindow(QMainWindow):
         except Exception:  # noqa: BLE001 - colours are cosmetic
             self._colors, self._destinations = {}, {}
         self._was_finished = self.session.game.finished
+        manifest = getattr(self.session.game.board, "manifest", None)
+        if isinstance(manifest, Mapping):  # the tray's pictures, drawn while idle
+            self.action_panel.tray.warm(_tray_order(manifest))
         if self.session.game.bid_boxes() is not None:
             self.docks["bidboxes"].raise_()  # 1822CA: the boxes are what a stock round is about
         names = ", ".join(p[1] for p in setup.players)

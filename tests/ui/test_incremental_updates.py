@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QModelIndex
 
 from desk18xx.engine.actions import action_from_dict
+from desk18xx.engine.data import load_title
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.map import upgrades
 from desk18xx.engine.map.board import Board
@@ -151,3 +152,60 @@ def test_idle_collection_frees_frozen_garbage_after_a_rebuild(qtbot) -> None:  #
         assert session.game.legal_actions().entity is not None
     finally:
         gc.unfreeze()
+
+
+def test_the_first_frame_draws_plain_hexes_then_the_full_map(  # type: ignore[no-untyped-def]
+        qtbot, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from desk18xx.ui.map import items
+    from desk18xx.ui.map.render import render_scene
+    from desk18xx.ui.map.scene import MapScene
+    from desk18xx.ui.map.starting import starting_board
+
+    loaded = [False]  # as if shapely were not imported yet
+
+    def load() -> None:
+        loaded[0] = True
+
+    monkeypatch.setattr(items, "_DEFER", [False])  # restored whatever happens below
+    monkeypatch.setattr(items, "layout_loaded", lambda: loaded[0])
+    monkeypatch.setattr(items, "load_layout", load)
+    board = starting_board(load_title("1867"))
+    full = render_scene(MapScene(board))  # not asked for: every hex in full at once
+    assert items.drawn_in_full()
+    items.draw_plain_until_idle()
+    scene = MapScene(board)
+    plain = render_scene(scene)
+    assert not items.drawn_in_full() and not loaded[0]
+    assert plain != full  # colours and outlines only: no track, names or revenues
+    qtbot.waitUntil(items.drawn_in_full)  # the next turn of the event loop imports it
+    QApplication.processEvents()
+    assert loaded[0]
+    assert render_scene(scene) == full
+
+
+def test_the_tray_draws_its_tiles_ahead_and_keeps_equal_items(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from desk18xx.ui import actionpanel
+    from desk18xx.ui.actionpanel import TileTray
+    from desk18xx.ui.models.tracks import TileChoice
+
+    data = load_title("1867")
+    tiles = [entry.tile for entry in data.tiles.values()][:6]
+    tray = TileTray()
+    qtbot.addWidget(tray)
+    actionpanel._PIXMAPS.clear()
+    tray.warm(tiles)
+    assert tray.warming
+    qtbot.waitUntil(lambda: not tray.warming)
+    for tile in tiles:
+        assert (tile.name, 0, actionpanel.TILE_ICON, False) in actionpanel._PIXMAPS
+        assert (tile.name, 0, actionpanel.TILE_ICON, True) in actionpanel._PIXMAPS
+    choices = [TileChoice(t.name, t, (0,), 3) for t in tiles]
+    tray.set_tiles(choices)
+    first = tray.item(0)
+    tray.set_tiles(list(choices))  # the same tiles: the items stay
+    assert tray.item(0) is first and tray.count() == len(tiles)
+    tray.set_tiles([TileChoice(t.name, t, (), 0, "none left") for t in tiles])
+    assert tray.count() == len(tiles) and tray.item(0) is not first
+    assert tray.tile_names(usable_only=True) == []

@@ -10,6 +10,7 @@ import copy
 import dataclasses
 import math
 import os
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from desk18xx.engine.actions import Action, Route
@@ -588,6 +589,13 @@ class G1822CA(Game):
         from desk18xx.titles.g1822ca.moves import candidate_moves
 
         return candidate_moves(self, rng)
+
+    def legal_moves_of(self, rng: Any, types: Iterable[str]) -> list[Action]:
+        """:meth:`legal_moves` of these types; a run's routes only when asked for."""
+        from desk18xx.titles.g1822ca.moves import candidate_moves
+
+        wanted = frozenset(types)
+        return [m for m in candidate_moves(self, rng, wanted) if m.type in wanted]
 
     def bid_boxes(self) -> BidBoxView:
         """The bid boxes, their bids, and who may bid now (RB 4.2)."""

@@ -9,6 +9,7 @@ route rules (``revenue.price_routes``).
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.actions import (
@@ -81,8 +82,13 @@ TILE_HEXES_OFFERED = 2
 TILES_PER_HEX = 3
 """Legal tiles looked for on a hex without a city."""
 
-def candidate_moves(game: G1822CA, rng: random.Random) -> list[Action]:
-    """Legal actions of the entity that must act now (empty when the game is over)."""
+def candidate_moves(game: G1822CA, rng: random.Random,
+                    types: Collection[str] | None = None) -> list[Action]:
+    """Legal actions of the entity that must act now (empty when the game is over).
+
+    With ``types``, moves of other types may be left out (a run's routes are
+    then not searched for unless ``run_routes`` is asked for).
+    """
     r = game.round
     if r is None or game.finished:
         return []
@@ -96,14 +102,15 @@ def candidate_moves(game: G1822CA, rng: random.Random) -> list[Action]:
         player = game.president(entity)
         if player is not None and not _affordable(game, entity):
             return _forced_train(game, entity, player, step.corporations_sold)
-    return _step_moves(game, step, entity, rng)
+    return _step_moves(game, step, entity, rng, types)
 
 
 def _kind(game: G1822CA, entity: str) -> str:
     return "player" if game.is_player(entity) else "corporation"
 
 
-def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random) -> list[Action]:
+def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random,
+                types: Collection[str] | None = None) -> list[Action]:
     kind = _kind(game, entity)
     legal = step.legal(game, entity)
     out: list[Action] = []
@@ -151,7 +158,8 @@ def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random) -> l
                            for c in range(len(st.tokens))
                            if not any(t is not None and t.corp == entity for t in st.tokens[c]))
         case RouteStep():
-            out = [_routes(game, entity, rng)]
+            out = [_routes(game, entity, rng)] if types is None or RunRoutes.type in types \
+                else []
         case DividendStep():
             out.extend(Dividend(entity=entity, entity_type=kind, kind=k)
                        for k in ("payout", "half", "withhold"))

@@ -8,7 +8,10 @@ edge 0 is the bottom side and edges go clockwise (see
 :mod:`desk18xx.engine.map.hexgrid`).
 
 This module uses shapely but never Qt, so it can be unit-tested headless and
-reused for hit tests (which track a click is on) later.
+reused for hit tests (which track a click is on) later.  Shapely (and numpy
+under it) is imported by the functions that use it, not with the module: the
+constants and plain point maths here are needed before the first frame, the
+shapes only once hexes are laid out (``desk18xx.ui.map.painter``).
 """
 
 from __future__ import annotations
@@ -17,14 +20,13 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
-
-from shapely.affinity import rotate as shapely_rotate
-from shapely.geometry import LineString, Point, Polygon, box
-from shapely.ops import unary_union
+from typing import TYPE_CHECKING, Any, Final
 
 from desk18xx.engine.map import hexgrid
 from desk18xx.engine.tiledef import BorderDef
+
+if TYPE_CHECKING:
+    from shapely.geometry import LineString, Polygon
 
 XY = tuple[float, float]
 
@@ -91,6 +93,8 @@ def hex_corners(radius: float = UNIT) -> list[XY]:
 
 def hex_polygon(center: XY = (0.0, 0.0), radius: float = UNIT) -> Polygon:
     """The hex as a shapely polygon, e.g. for hit tests."""
+    from shapely.geometry import Polygon
+
     return Polygon([(center[0] + x, center[1] + y) for x, y in hex_corners(radius)])
 
 
@@ -171,6 +175,8 @@ class TrackShape:
 
     def centre_line(self) -> LineString:
         """The centre-line as a shapely line."""
+        from shapely.geometry import LineString
+
         return LineString(self.points)
 
     def lane_lines(self) -> list[tuple[XY, ...]]:
@@ -190,6 +196,9 @@ class TrackShape:
 
     def area(self) -> Polygon:
         """Footprint of the drawn track (for hit tests and layout)."""
+        from shapely.geometry import LineString, Polygon
+        from shapely.ops import unary_union
+
         if self.kind is TrackKind.TERMINAL or self.kind is TrackKind.OFFBOARD:
             return Polygon(self.outline())
         lines = [LineString(pts) for pts in self.lane_lines()]
@@ -240,6 +249,10 @@ class StopPlace:
 
     def footprint(self) -> Polygon:
         """Area covered by the stop's drawing."""
+        from shapely.affinity import rotate as shapely_rotate
+        from shapely.geometry import LineString, Point, Polygon, box
+        from shapely.ops import unary_union
+
         if self.kind is StopKind.CITY:
             circles = [Point(c).buffer(SLOT_RADIUS + 1) for c in self.slot_centres()]
             if self.slots >= 2:
@@ -292,6 +305,8 @@ def place_box(occupied: Any, width: float, height: float, candidates: Sequence[X
 
     Falls back to the candidate with the least overlap.
     """
+    from shapely.geometry import box
+
     inside = hex_polygon(radius=UNIT - margin)
     best: XY = candidates[0]
     best_cost = math.inf
@@ -309,6 +324,8 @@ def place_box(occupied: Any, width: float, height: float, candidates: Sequence[X
 
 def box_geom(center: XY, width: float, height: float) -> Polygon:
     """An axis-aligned box around ``center``."""
+    from shapely.geometry import box
+
     result: Polygon = box(center[0] - width / 2, center[1] - height / 2,
                           center[0] + width / 2, center[1] + height / 2)
     return result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QFont, QPainter, QPainterPath, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -12,7 +12,47 @@ from desk18xx.engine.map import hexgrid
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map import style
 from desk18xx.ui.map.boardview import HexState
-from desk18xx.ui.map.painter import BORDER_WIDTH, paint_borders, paint_hex
+from desk18xx.ui.map.painter import (
+    BORDER_WIDTH,
+    layout_loaded,
+    load_layout,
+    paint_borders,
+    paint_hex,
+    paint_plain_hex,
+)
+
+#: Hexes drawn plain before the layout was imported (drawn again in full after).
+_PLAIN: list[HexItem] = []
+#: Whether hexes may be drawn plain until the layout is imported (set by the app).
+_DEFER = [False]
+
+
+def draw_plain_until_idle() -> None:
+    """Let the first frame show the hexes' colours and outlines only, and import the
+    layout (shapely, numpy) right after it, then draw them in full.
+
+    The app's start calls this: the window then shows and takes events without
+    waiting for the largest imports.  Pictures (``--screenshot``, renders) do
+    not: without this call every hex is drawn in full at once.
+    """
+    _DEFER[0] = True
+
+
+def drawn_in_full() -> bool:
+    """True when no hex waits for the layout to be drawn in full."""
+    return not _PLAIN and (not _DEFER[0] or layout_loaded())
+
+
+def _draw_in_full() -> None:
+    """Import the layout (after the frame that showed plain hexes), then redraw them."""
+    load_layout()
+    _DEFER[0] = False
+    items, _PLAIN[:] = list(_PLAIN), []
+    for item in items:
+        try:
+            item.update()
+        except RuntimeError:  # the scene went away meanwhile
+            continue
 
 
 class HexItem(QGraphicsItem):
@@ -78,6 +118,12 @@ class HexItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        if _DEFER[0] and not layout_loaded():  # the app's first frame: colour and outline
+            if not _PLAIN:
+                QTimer.singleShot(0, _draw_in_full)
+            _PLAIN.append(self)
+            paint_plain_hex(painter, self._state)
+            return
         paint_hex(painter, self._state, self._show_names, self._shared_costs, draw_borders=False)
 
 

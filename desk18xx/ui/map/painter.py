@@ -5,12 +5,18 @@ The layout (where track, stops, labels and texts go) comes from
 module only turns it into strokes and fills: fill, track, stops, terrain and
 icons, revenues, label, markers, name, outline, and (unless a layer above the
 hexes does it) borders.
+
+The layout needs shapely, whose import (with numpy) is the largest part of
+starting the app; it is imported at the first :func:`paint_hex`, and the map
+draws :func:`paint_plain_hex` until then (:mod:`desk18xx.ui.map.items`).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
@@ -19,13 +25,12 @@ from desk18xx.engine.tiledef import Color, NodeKind
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map import style
 from desk18xx.ui.map.boardview import HexState, Mark, MarkKind
-from desk18xx.ui.map.hexlayout import (
-    HexLayout,
-    Placed,
-    RevenueBoxes,
-    layout_hex,
-    revenue_boxes_size,
-)
+
+if TYPE_CHECKING:
+    from desk18xx.ui.map.hexlayout import HexLayout, Placed, RevenueBoxes
+
+#: The module that lays hexes out (imported by the first full paint).
+LAYOUT_MODULE = "desk18xx.ui.map.hexlayout"
 
 XY = geo.XY
 
@@ -76,6 +81,8 @@ def paint_hex(painter: QPainter, state: HexState, show_names: bool = True,
         shared_costs: edges whose river cost the neighbour draws (drawn once per river edge).
         draw_borders: also draw the borders (off when a separate layer draws them).
     """
+    from desk18xx.ui.map.hexlayout import layout_hex
+
     lay = layout_hex(state, show_names)
     tile = state.tile
     painter.save()
@@ -109,6 +116,30 @@ def paint_hex(painter: QPainter, state: HexState, show_names: bool = True,
     _paint_outline(painter, state)
     if draw_borders:
         paint_borders(painter, state, shared_costs)
+    painter.restore()
+
+
+def layout_loaded() -> bool:
+    """True once the hex layout (and shapely) is imported: :func:`paint_hex` is quick."""
+    return LAYOUT_MODULE in sys.modules
+
+
+def load_layout() -> None:
+    """Import the hex layout now (an idle-time warm-up after the window is shown)."""
+    from desk18xx.ui.map import hexlayout
+
+    del hexlayout
+
+
+def paint_plain_hex(painter: QPainter, state: HexState) -> None:
+    """The hex's colour and outline only, without importing the layout: what the
+    first frame shows while :func:`load_layout` still has to run."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(_color(style.TILE_COLORS.get(state.tile.color, "#ffffff")))
+    painter.drawPolygon(_poly(geo.hex_corners()))
+    _paint_outline(painter, state)
     painter.restore()
 
 
@@ -255,6 +286,8 @@ def _paint_single_revenue(painter: QPainter, placed: Placed) -> None:
 
 
 def _paint_revenue_boxes(painter: QPainter, boxes: RevenueBoxes) -> None:
+    from desk18xx.ui.map.hexlayout import revenue_boxes_size
+
     w, h = revenue_boxes_size(len(boxes.values))
     cx, cy = boxes.center
     cell = w / len(boxes.values)

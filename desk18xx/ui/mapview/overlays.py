@@ -16,7 +16,6 @@ from desk18xx.engine.tiledef import HexDef, TileDef
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map.boardview import Mark, StaticHex
 from desk18xx.ui.map.painter import paint_hex
-from desk18xx.ui.map.tilelayout import layout_tile
 
 #: Stacking order above the hexes (which are at z 0).
 Z_HIGHLIGHT = 10.0
@@ -206,6 +205,8 @@ class RouteItem(QGraphicsItem):
 def city_slot_centres(hex_id: str, tile: TileDef, rotation: int,
                       size: float) -> list[list[QPointF]]:
     """Per city (in city order), the scene centres of its token slots."""
+    from desk18xx.ui.map.tilelayout import layout_tile  # shapely: not before it is used
+
     lay = layout_tile(tile, rotation)
     out: list[list[QPointF]] = []
     for node, nd in enumerate(tile.nodes):
@@ -222,6 +223,8 @@ def city_slot_centres(hex_id: str, tile: TileDef, rotation: int,
 
 def node_centre(hex_id: str, tile: TileDef, rotation: int, node: int, size: float) -> QPointF:
     """Scene centre of stop ``node`` of the tile on ``hex_id``."""
+    from desk18xx.ui.map.tilelayout import layout_tile  # shapely: not before it is used
+
     lay = layout_tile(tile, rotation)
     stop = lay.stops.get(node)
     if stop is None:

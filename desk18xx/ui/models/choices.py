@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from desk18xx.engine.actions import (
@@ -183,12 +183,19 @@ def _legal_actions(game: Game) -> LegalActions:
     return legal
 
 
-def _legal_moves(game: Game) -> list[Action]:
-    """``game.legal_moves`` with the fixed seed the panel samples with."""
+def _legal_moves(game: Game, types: Collection[str] | None = None) -> list[Action]:
+    """``game.legal_moves`` (only those of ``types`` if given, which spares the
+    engine moves nobody looks at) with the fixed seed the panel samples with."""
     memo = _asked(game)
     if memo[3] is None:
-        memo[3] = game.legal_moves(random.Random(0))
-    moves = memo[3]
+        memo[3] = {}
+    known = memo[3]
+    assert isinstance(known, dict)
+    key = None if types is None else frozenset(types)
+    moves = known.get(key)
+    if moves is None:
+        moves = known[key] = (game.legal_moves(random.Random(0)) if key is None
+                              else game.legal_moves_of(random.Random(0), key))
     assert isinstance(moves, list)
     return moves
 
@@ -218,8 +225,8 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
     samples = [_sample(c) for c in choices]
     if not any(a is not None and a.type in _EXACT for a in samples):
         return choices  # nothing to check: do not ask for (possibly costly) moves
-    moves = _legal_moves(game)
-    if not moves:
+    moves = _legal_moves(game, _EXACT)
+    if not moves and not _legal_moves(game):
         return choices
     sell_max: dict[tuple[object, ...], int] = {}
     keys = set()
@@ -275,7 +282,7 @@ def _from_moves(game: Game, entity: str, types: tuple[str, ...],
     name = entity_name(game, entity)
     out: list[Choice] = []
     seen: set[str] = set()
-    moves = [m for m in _legal_moves(game) if m.type in missing]
+    moves = _legal_moves(game, missing)
     # the lowest sampled bid first, so the amount field starts at the lowest legal bid
     moves.sort(key=lambda m: m.price if isinstance(m, Bid) else 0)
     for move in moves:
