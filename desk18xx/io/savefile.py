@@ -148,6 +148,8 @@ class EntryCache:
     """The plain copies of the actions written."""
     hashes: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    study_lines: dict[int, tuple[Mapping[str, Any], str]] = field(default_factory=dict)
+    """Study node id -> (the node written, its line): unchanged nodes are not redrawn."""
 
 
 def _entries(first: str, actions: Sequence[RawAction],
@@ -228,13 +230,15 @@ def dump_save(
     else:
         parts.append("actions: []\n")
     if study is not None:
-        parts.append(_study_text(study))
+        parts.append(_study_text(study, cache.study_lines if cache is not None else None))
     parts.append(yamlio.dump(end))
     return "".join(parts)
 
 
-def _study_text(study: Mapping[str, Any]) -> str:
-    """The ``study`` section: its scalars, then one flow line per node."""
+def _study_text(study: Mapping[str, Any],
+                cache: dict[int, tuple[Mapping[str, Any], str]] | None = None) -> str:
+    """The ``study`` section: its scalars, then one flow line per node (a node equal
+    to the one `cache` holds for its id reuses that line)."""
     head = {k: v for k, v in study.items() if k != "nodes"}
     nodes = study.get("nodes") or []
     lines = ["study:\n"]
@@ -242,7 +246,15 @@ def _study_text(study: Mapping[str, Any]) -> str:
         lines.extend("  " + line + "\n" for line in yamlio.dump(head).splitlines())
     if nodes:
         lines.append("  nodes:\n")
-        lines.extend(f"  - {yamlio.flow_line(dict(node))}\n" for node in nodes)
+        for node in nodes:
+            known = cache.get(node.get("id")) if cache is not None else None
+            if known is not None and known[0] == node:
+                lines.append(known[1])
+                continue
+            line = f"  - {yamlio.flow_line(dict(node))}\n"
+            if cache is not None and isinstance(node.get("id"), int):
+                cache[node["id"]] = (node, line)
+            lines.append(line)
     else:
         lines.append("  nodes: []\n")
     return "".join(lines)

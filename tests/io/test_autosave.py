@@ -178,7 +178,14 @@ def test_the_autosave_keeps_the_whole_study_tree(
     digest = digest_of(replay_log(header, live).game)
     with AutosaveSession(tmp_path) as session:
         session.save(header, log, digest, tree=tree)
-        session.save(header, log, digest, tree=tree)  # cached node hashes: same text
+        session.save(header, log, digest, tree=tree)  # cached node hashes and lines
+        tree.set_note(tree.path()[2], "changed")  # a changed node is written anew
+        session.save(header, log, digest, tree=tree)
+        from desk18xx.io.savefile import dump_save
+        from desk18xx.io.study import LINE_CURRENT, study_section
+
+        assert session.path.read_text(encoding="utf-8") == dump_save(
+            header, log, digest, study=study_section(header, tree, line=LINE_CURRENT))
         loaded = load_study(session.path, replay_digest=lambda s: digest_of(
             replay_log(s.header, s.actions).game))
         assert open_save(session.path).replayed.applied == 10
@@ -186,6 +193,6 @@ def test_the_autosave_keeps_the_whole_study_tree(
     assert len(restored) == len(tree) == 13
     assert restored.current.id == tree.current.id and len(restored.path()) == 10
     assert restored.current.children[0].name == "taken back"
-    assert restored.path()[3].note == "why?"
+    assert restored.path()[3].note == "why?" and restored.path()[2].note == "changed"
     assert restored.path()[4].marks == [Mark.MISTAKE]
     assert loaded.saved.study is not None and loaded.saved.study["line"] == "current"
