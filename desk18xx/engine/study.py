@@ -14,9 +14,10 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from desk18xx.engine.actions import Action, action_from_dict
+from desk18xx.engine.actions import Action, LayTile, action_from_dict
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.positions import PositionCache
+from desk18xx.engine.sandbox import Cancel, SandboxTrial, try_tile_lay
 from desk18xx.engine.variations import Node, VariationTree
 
 GameFactory = Callable[[GameSetup], Game]
@@ -44,15 +45,20 @@ class Study:
         setup: the game's setup.
         tree: an existing tree (from a study file or an import); a new one if None.
         factory: makes a fresh game for a setup (the title registry by default).
+        cache: an existing position cache of `tree` to share (a hot-seat session's).
         cache_options: passed to `PositionCache` (``budget``, ``every``, …).
     """
 
     def __init__(self, setup: GameSetup, tree: VariationTree | None = None, *,
-                 factory: GameFactory | None = None, **cache_options: Any) -> None:
+                 factory: GameFactory | None = None, cache: PositionCache | None = None,
+                 **cache_options: Any) -> None:
         self.setup = setup
         self.tree = tree if tree is not None else VariationTree()
         self._factory = factory or _default_factory
-        self.cache = PositionCache(self.tree, lambda: self._factory(setup), **cache_options)
+        if cache is not None and cache.tree is not self.tree:
+            raise ValueError("the position cache belongs to another tree")
+        self.cache = cache if cache is not None else PositionCache(
+            self.tree, lambda: self._factory(setup), **cache_options)
         self._game: Game | None = None
         self._game_node: Node | None = None
 
@@ -113,6 +119,18 @@ class Study:
         game = self.cache.game_at(self.tree.current if node is None else node)
         game.process(parsed)
         return game
+
+    def try_tile_lay(self, lay: LayTile, node: Node | None = None, *,
+                     cancel: Cancel | None = None) -> SandboxTrial:
+        """The off-turn sandbox: `lay` for any company at `node` (default: current),
+        as its own track step would lay it, with its best routes before and after.
+        Nothing is recorded; play ``trial.lay`` to keep it when ``trial.on_turn``.
+
+        Raises:
+            desk18xx.engine.errors.IllegalAction: the rules refuse the lay.
+        """
+        game = self.cache.game_at(self.tree.current if node is None else node)
+        return try_tile_lay(game, lay, cancel=cancel)
 
     # -- moving -----------------------------------------------------------------------
     def go_to(self, node: Node) -> Node:

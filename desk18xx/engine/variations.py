@@ -441,15 +441,22 @@ class VariationTree:
         return True
 
     # -- transpositions ---------------------------------------------------------------
-    def set_digest(self, node: Node, digest: str) -> None:
-        """Record the state digest of `node` (see `desk18xx.engine.digest`)."""
+    def set_digest(self, node: Node, digest: str, *, notify: bool = False) -> None:
+        """Record the state digest of `node` (see `desk18xx.engine.digest`).
+
+        With `notify`, listeners hear ``"changed"`` when it makes `node` a
+        transposition of another node (views mark both).
+        """
         target = self._own(node)
         if target.digest == digest:
             return
         if target.digest is not None:
             self._by_digest.get(target.digest, set()).discard(target.id)
         target.digest = digest
-        self._by_digest.setdefault(digest, set()).add(target.id)
+        same = self._by_digest.setdefault(digest, set())
+        same.add(target.id)
+        if notify and len(same) > 1:
+            self._emit("changed", target)
 
     def transpositions(self, node: Node | None = None) -> list[Node]:
         """Other nodes with the same state digest as `node` (default: current),

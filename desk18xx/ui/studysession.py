@@ -12,12 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from desk18xx.engine.actions import Action, action_from_dict
+from desk18xx.engine.digest import state_digest
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.study import Study
 from desk18xx.engine.variations import Mark, Node, VariationTree, tree_from_log
+
+#: Milliseconds the shown position must stay before its state digest is computed
+#: (transpositions; a digest of a late 1822CA game takes about 60 ms).
+DIGEST_DELAY_MS = 250
 
 
 class StudySession(QObject):
@@ -46,6 +51,10 @@ class StudySession(QObject):
         self.session = session
         self.compare_nodes: tuple[Node | None, Node | None] = (None, None)
         """The positions picked as A and B for the compare view (None: not yet)."""
+        self._digest_timer = QTimer(self)
+        self._digest_timer.setSingleShot(True)
+        self._digest_timer.setInterval(DIGEST_DELAY_MS)
+        self._digest_timer.timeout.connect(self.digest_current)
         study.tree.subscribe(self._on_tree)
 
     @classmethod
@@ -56,8 +65,9 @@ class StudySession(QObject):
         own = getattr(session, "tree", None)
         tree = own if isinstance(own, VariationTree) else tree_from_log(session.line.raw)
         setup: GameSetup = session.setup
-        study = cls(Study(setup, tree, factory=getattr(session, "factory", None)), session,
-                    parent)
+        shared = getattr(session, "positions", None) if own is tree else None
+        study = cls(Study(setup, tree, factory=getattr(session, "factory", None),
+                          cache=shared), session, parent)
         if own is tree:
             session.game_replaced.connect(study._session_replaced)
         return study
@@ -133,17 +143,35 @@ class StudySession(QObject):
         if tree is self.study.tree or self.session.setup is None:
             return
         self.study.tree.unsubscribe(self._on_tree)
-        self.study.cache.close()
-        self.study = Study(self.session.setup, tree, factory=self.session.factory)
+        if self.study.cache is not getattr(self.session, "positions", None):
+            self.study.cache.close()
+        self.study = Study(self.session.setup, tree, factory=self.session.factory,
+                           cache=self.session.positions)
         tree.subscribe(self._on_tree)
         self.compare_nodes = (None, None)
         self.tree_changed.emit()
         self.current_changed.emit(tree.current.id)
 
+    def digest_current(self) -> None:
+        """Compute the shown position's state digest if it is not known yet, so that
+        the same position reached by another order is marked (transpositions).
+        Runs once the position has been shown for `DIGEST_DELAY_MS`."""
+        node = self.tree.current
+        if node.is_root or node.digest is not None:
+            return
+        own = getattr(self.session, "tree", None) is self.tree
+        try:
+            game = self.session.game if own else self.study.game
+        except Exception:  # noqa: BLE001 - a line the rules refuse has no position
+            return
+        self.tree.set_digest(node, state_digest(game), notify=True)
+
     def _on_tree(self, event: str, node: Node | None) -> None:
         if event == "current":
             self._push()
             self.current_changed.emit(self.tree.current.id)
+            if self.tree.current.digest is None:
+                self._digest_timer.start()
         else:
             a, b = (n if n is not None and n in self.tree else None
                     for n in self.compare_nodes)

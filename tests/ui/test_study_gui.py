@@ -240,3 +240,27 @@ def test_a_recorded_game_opens_as_a_study_to_branch_anywhere(window: MainWindow,
     assert session.tree.current is main[-1] and len(session.actions()) == 221
     assert state_digest(session.game) == end_digest
     _live_matches_tree(session)
+
+
+def test_the_shown_position_gets_its_digest_and_transpositions_are_marked(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """A position shown for a moment gets its state digest (off the jump itself);
+    a node with the same digest is then marked ≡ in the tree dock."""
+    first, alt = _branched(window)
+    session = window.session
+    dock = window.study_tree
+    assert dock is not None
+    session.go_to(first[1])
+    first[1].digest = None  # as for a node never computed
+    session.go_to(first[2])
+    session.go_to(first[1])
+    assert first[1].digest is None  # not computed during the jump
+    qtbot.waitUntil(lambda: first[1].digest is not None, timeout=3000)
+    assert first[1].digest == state_digest(session.game)
+    item = dock.item_for(first[1])
+    assert item is not None and "≡" not in item.text(0)
+    # another node found in the same position: both are marked
+    session.tree.set_digest(alt, first[1].digest, notify=True)
+    assert "≡" in item.text(0)
+    alt_item = dock.item_for(alt)
+    assert alt_item is not None and "≡" in alt_item.text(0)
