@@ -101,3 +101,28 @@ def test_a_merger_round_auto_pass_for_my_minors(qtbot: Any) -> None:
     assert len(session.actions()) == before + 1
     assert session.game.legal_actions().entity not in mine
     window.close()
+
+
+def test_a_received_move_shows_the_orders_in_force(qtbot: Any, tmp_path: Path) -> None:
+    from desk18xx.engine.actions import ProgramSharePass
+    from desk18xx.io.pbem import open_move
+    from desk18xx.io.replaying import digest_of
+    from desk18xx.io.savefile import save_game
+    from desk18xx.ui.dialogs.pbem import ReceivedMoveDialog
+    from desk18xx.ui.files import header_of
+
+    names = dict(SETUP.players)
+    session = GameSession()
+    session.new_game(SETUP)
+    path = tmp_path / "move.d18xx"
+    save_game(path, header_of(SETUP), session.line.raw, digest_of(session.game))
+    plain = ReceivedMoveDialog(open_move(path, None, "1"), names)
+    qtbot.addWidget(plain)
+    assert plain.orders.isHidden()
+    assert session.submit(ProgramSharePass("3", unconditional=True, indefinite=True))
+    save_game(path, header_of(SETUP), session.line.raw, digest_of(session.game))
+    dialog = ReceivedMoveDialog(open_move(path, None, "1"), names)
+    qtbot.addWidget(dialog)
+    assert not dialog.orders.isHidden()
+    assert dialog.orders.text() == ("Programmed actions in force: Cy: Pass in stock rounds, "
+                                    "unconditionally, indefinitely")

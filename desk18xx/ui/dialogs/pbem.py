@@ -45,6 +45,14 @@ class ReceivedMoveDialog(QDialog):
             f"Next: <b>{next_name}</b>.")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
+        game = move.opened.game
+        orders = [f"{names.get(player, player)}: {'; '.join(p.describe() for p in programs)}"
+                  for player, programs in sorted(game.programs_in_force.items())]
+        self.orders = QLabel("Programmed actions in force: " + " · ".join(orders))
+        """The standing orders (auto-pass) the players have given, if any."""
+        self.orders.setWordWrap(True)
+        self.orders.setVisible(bool(orders))
+        layout.addWidget(self.orders)
         self.events = QListWidget()
         bold = QFont()
         bold.setBold(True)
