@@ -66,6 +66,10 @@ def sell_shares(gm: G1822CA, player: str, share_ids: tuple[str, ...],
     price = share_price if share_price is not None else gm.price(corp)
     sitting = gm.president(corp)
     was_president = sitting == player
+    if any(s.president for s in shares) and gm.percent_of(player, corp) - pct >= max(
+            (gm.percent_of(p.id, corp) for p in gm.players if p.id != player), default=0):
+        raise IllegalAction(f"{player} stays director of {corp}: sell ordinary certificates "
+                            "(RB 3.3.3)")
     gm.transfer(BANK, player, price * pct // 10)
     pres = next(s for s in shares if s.president) if any(s.president for s in shares) else None
     for s in shares:

@@ -50,6 +50,29 @@ def test_d4_a_tie_after_a_sale_keeps_the_sitting_director() -> None:
     assert game.shares["CPR_1"].owner == game.shares["CPR_2"].owner == p1
 
 
+def test_d14_a_director_who_stays_director_sells_an_ordinary_certificate() -> None:
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.titles.g1822ca.steps.trains import sellable_shares
+
+    game = _game()
+    _floated_cpr(game)
+    game.operating_history["CPR"] = 2
+    p0, p1, _, p3 = (p.id for p in game.players)
+    # CPR's director's certificate is 10% (RB 3.3.2); p3 holds it and CPR_4, p1 CPR_2
+    for sid, owner in {"CPR_0": p3, "CPR_4": p3, "CPR_2": p1}.items():
+        game.shares[sid].owner = owner
+    # selling either leaves p3 tied with p1, so p3 stays director (RB 3.3.3)
+    assert sellable_shares(game, p3, "1") == ["CPR_4"]
+    with pytest.raises(IllegalAction, match="stays director"):
+        sell_shares(game, p3, ("CPR_0",))
+    sell_shares(game, p3, ("CPR_4",))
+    assert game.president("CPR") == p3 and game.shares["CPR_2"].owner == p1
+    # with nothing else left, the director's certificate goes over to p1
+    assert sellable_shares(game, p3, "1") == ["CPR_0"]
+    sell_shares(game, p3, ("CPR_0",))
+    assert game.president("CPR") == p1
+
+
 def test_two_l_trains_may_not_run_in_the_same_city() -> None:
     from desk18xx.engine.actions import Route
     from desk18xx.engine.errors import IllegalAction

@@ -79,6 +79,9 @@ def sellable_shares(gm: G1822CA, player: str, corp: str,
                 gm.percent_of(p.id, s.corp) >= s.percent for p in gm.players if p.id != player)):
             # 18xx EmergencyMoney#can_sell? (bundle.can_dump?): another player takes over
             continue
+        if s.president and gm.percent_of(player, s.corp) - s.percent >= max(
+                gm.percent_of(p.id, s.corp) for p in gm.players if p.id != player):
+            continue  # still the director (RB 3.3.3): an ordinary certificate goes instead
         # SELL_AFTER = :full_or_turn: the operating company's current turn does not count
         needed = 2 if s.corp == corp else 1
         if gm.operating_history.get(s.corp, 0) < needed \
