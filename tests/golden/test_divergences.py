@@ -60,6 +60,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d06_1867_grid_token_reach_turnback"),
     pytest.param("d13_1822ca_token_step_p10_only", marks=pytest.mark.slow,
                  id="d13_1822ca_token_step_p10_only"),
+    pytest.param("d16_1822ca_acquisition_tile_same_hex",
+                 id="d16_1822ca_acquisition_tile_same_hex"),
     pytest.param("d12_1867_turn_open_while_par_listed",
                  id="d12_1867_turn_open_while_par_listed"),
 ])

@@ -145,7 +145,8 @@ def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random,
             out.extend(ChooseAbility(entity=R.TOKEN_SWAP, entity_type="company", choice=c)
                        for c in game.token_swap_choices(entity))
         case AcquisitionTrack():
-            out.extend(_tile_lays(game, entity, rng, (True, True)))
+            # RB 5.17.13: not a hex laid or upgraded earlier in the turn
+            out.extend(_tile_lays(game, entity, rng, (True, True), step.orr().laid_hexes))
         case DestinationToken():
             out.append(Pass(entity=entity, entity_type=kind))
         case TokenStep():
@@ -281,7 +282,8 @@ def _company_lays(game: G1822CA, step: TrackStep, corp: str,
 
 
 def _tile_lays(game: G1822CA, corp: str, rng: random.Random,
-               options_now: tuple[bool, bool] | None) -> list[Action]:
+               options_now: tuple[bool, bool] | None,
+               laid: list[str] | None = None) -> list[Action]:
     if options_now is None:
         return []
     reach = graph_for(game.map).reach(corp)
@@ -293,8 +295,8 @@ def _tile_lays(game: G1822CA, corp: str, rng: random.Random,
     out: list[Action] = []
     # a random sample of the reached hexes, not all of them: legal_tiles over the whole
     # reach was most of a playout's time (the lay itself is still checked in full)
-    hexes = sorted(h for h in reach.edges
-                   if h in game.map and all(b == corp for b in game.map.hex(h).blockers))
+    hexes = sorted(h for h in reach.edges if h in game.map and h not in (laid or ())
+                   and all(b == corp for b in game.map.hex(h).blockers))
     rng.shuffle(hexes)
     found = 0
     for hex_id in hexes[:TILE_HEX_PROBES]:

@@ -156,7 +156,12 @@ class AcquisitionTrack(OrStep):
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
         if isinstance(action, LayTile):
+            if action.hex in self.orr().laid_hexes:
+                # 18xx MAJOR_TILE_LAYS cannot_reuse_same_hex
+                raise IllegalAction(f"{action.hex} was already laid or upgraded this turn "
+                                    "(RB 5.17.13)")
             gm.lay_tile(self.corp(), action.hex, action.tile, action.rotation)
+            self.orr().laid_hexes.append(action.hex)
         elif not isinstance(action, Pass):
             raise IllegalAction(f"cannot {action.type} now")
         self.orr().acquiring_major = None
