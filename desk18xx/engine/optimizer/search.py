@@ -88,6 +88,11 @@ class _Stopped(Exception):
     pass
 
 
+Prices = dict[tuple[str, tuple[int, ...]], tuple[int | None, list[tuple[int, int]]]]
+"""(train id, stops in order) -> the scorer's mail value and variants for that route;
+the same stops are often reached over other track, and the passes list routes again."""
+
+
 @dataclass(slots=True)
 class Candidate:
     """A route a train can run."""
@@ -230,6 +235,7 @@ def _walk(
     cancel: Callable[[], bool] | None,
     progress: Callable[[float], None] | None,
     used: int = 0,
+    cache: Prices | None = None,
 ) -> int:
     """List every legal route of the distance class ``dist`` worth keeping for ``reps``.
 
@@ -237,6 +243,7 @@ def _walk(
     distance; branches that cannot reach a rep's ``floor`` (by the bound
     ``mult x (values so far + best values still payable) + bonus``) are cut.
     ``used``: resource bits taken by other trains (with one rep only).
+    ``cache``: the scorer's answers so far (shared by the walks of one search).
     Returns the number of routes priced.
     """
     import heapq
@@ -323,6 +330,8 @@ def _walk(
         else:
             r.routes.append(Candidate(rev, bits, ordered_stops, ordered_segs, key, mail))
 
+    prices = {} if cache is None else cache
+
     def record(track: int, n: int, vsum: int, csum: int) -> None:
         nonlocal priced
         visited: list[Stop] | None = None
@@ -348,22 +357,29 @@ def _walk(
                 m = scoring.mail_value(r.train, [stops[first], stops[last]])
                 if r.hopeless(most, r.mail_cap - m if m is not None else 1 << 40):
                     continue
-            if visited is None:
-                visited = [stops[i] for i in route_stops()]
-            priced += 1
-            mail = scoring.mail_value(r.train, visited)
+            route = route_stops()
+            # the same stops in the same order are often reached over other track
+            known = prices.get((r.train.id, route))
+            if known is None:
+                if visited is None:
+                    visited = [stops[i] for i in route]
+                priced += 1
+                known = (scoring.mail_value(r.train, visited),
+                         scoring.variants(r.train, visited))
+                prices[(r.train.id, route)] = known
+            mail, variants = known
             cap = scoring.run_bonus_cap(r.train, mail)
-            for rev, extra in scoring.variants(r.train, visited):
+            for rev, extra in variants:
                 if extra & used_extra:
                     continue
                 if best_of is not None:
-                    r.offer(scoring, rev, extra, mail, route_stops(),
+                    r.offer(scoring, rev, extra, mail, route,
                             (own << (r.group * span)) | extra,
                             (*reversed(left_segs), *right_segs))
                     continue
                 if rev + cap < r.floor:
                     continue
-                store(r, rev, rev + cap, mail, (own << (r.group * span)) | extra, route_stops(),
+                store(r, rev, rev + cap, mail, (own << (r.group * span)) | extra, route,
                       (*reversed(left_segs), *right_segs))
 
     top_stop = max((i for i in range(len(stops)) if live[i]),
@@ -698,6 +714,7 @@ def _greedy(
     rep_of: dict[str, _Rep],
     cancel: Callable[[], bool] | None,
     stats: dict[str, float],
+    prices: Prices,
 ) -> list[Candidate | None]:
     """Each train in turn takes its best route on the track the others left (a lower bound).
 
@@ -730,7 +747,8 @@ def _greedy(
                            t.multiplier, scoring.max_bonus(t) + scoring.max_run_bonus(t),
                            keep=1, group=scoring.group(t))
                 walk_class = Distance(d.kinds, None, d.free, d.max_stops)
-                stats["priced"] += _walk(problem, scoring, walk_class, [rep], cancel, None, used)
+                stats["priced"] += _walk(problem, scoring, walk_class, [rep], cancel, None, used,
+                                         prices)
                 stats["passes"] += 1
                 pick = rep.routes[0] if rep.routes else None
             if pick is not None:
@@ -947,6 +965,7 @@ def solve(
     order = sorted(classes, key=lambda d: (sorted(d.kinds), sorted(d.free), d.max_stops or 0))
     stats: dict[str, float] = {"priced": 0.0, "passes": 0.0}
     best_note = [0]
+    prices: Prices = {}
 
     def run_pass(which: list[Distance], share: tuple[float, float]) -> bool:
         for n, kinds in enumerate(which):
@@ -956,7 +975,7 @@ def solve(
                     progress(share[0] + span * (n + f) / len(which), best_note[0])
             try:
                 stats["priced"] += _walk(problem, scoring, kinds, list(classes[kinds].values()),
-                                         cancel, sub)
+                                         cancel, sub, cache=prices)
             except _Stopped:
                 return False
             stats["passes"] += 1
@@ -970,7 +989,7 @@ def solve(
     incumbent: list[Candidate | None] = [None] * k
     if complete and k > 1:
         try:
-            incumbent = _greedy(problem, scoring, ordered_trains, rep_of, cancel, stats)
+            incumbent = _greedy(problem, scoring, ordered_trains, rep_of, cancel, stats, prices)
         except _Stopped:
             complete = False
     choice, total, done = _assign(lists, incumbent, cancel, progress, scoring)
