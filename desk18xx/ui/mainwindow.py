@@ -99,6 +99,11 @@ def _table(model: RowsModel) -> QTableView:
     return view
 
 
+def _money(value: int) -> str:
+    """``$120``, or ``-$40`` for a debt."""
+    return f"-${-value}" if value < 0 else f"${value}"
+
+
 class MainWindow(QMainWindow):
     """The hot-seat window.
 
@@ -457,9 +462,12 @@ class MainWindow(QMainWindow):
             ranked = sorted(game.players, key=lambda p: -game.player_value(p.id))
             reason = (game.end_reason or "").replace("_", " ")
             self.action_panel.step.setText(
-                f"{ranked[0].name} wins with ${game.player_value(ranked[0].id)}"
+                f"{ranked[0].name} wins with {_money(game.player_value(ranked[0].id))}"
                 + (f" ({reason})" if reason else "") + ". Game > Show ranking for the chart."
                 if ranked else reason)
+            self.action_panel.hint.setText("\n".join(
+                f"{i}. {p.name}: {_money(game.player_value(p.id))}"
+                for i, p in enumerate(ranked, 1)))
         self.refreshed.emit(time.perf_counter() - start)
         if game.finished and not self._was_finished and count and self.isVisible():
             self.show_game_end()

@@ -75,9 +75,10 @@ def test_1822ca_bids_come_from_the_engine_moves(qtbot) -> None:  # type: ignore[
     assert not again or again[0].spin is None or again[0].spin[0] > lo
 
 
-def test_1822ca_trains_run_from_the_panel() -> None:
+def test_1822ca_trains_run_on_the_map() -> None:
     import random as _random
 
+    from desk18xx.ui.models.routes import can_build, trains_of
     from desk18xx.ui.session import GameSession
 
     session = GameSession()
@@ -87,10 +88,9 @@ def test_1822ca_trains_run_from_the_panel() -> None:
         if "run_routes" in session.game.legal_actions().types:
             break
         session.submit(rng.choice(session.game.legal_moves(rng)))
-    info = turn_info(session.game)
-    assert "run_routes" not in info.map_types  # no route clicking on this board yet
-    runs = [c for c in info.choices if c.label.startswith("Run")]
-    assert runs
-    before = len(session.actions())
-    assert session.submit(runs[0].make(None))
-    assert len(session.actions()) == before + 1
+    game = session.game
+    info = turn_info(game)
+    assert can_build(game) and "run_routes" in info.map_types  # stops clicked on the map
+    assert not [c for c in info.choices if c.label.startswith("Run")]  # not a button
+    assert info.entity is not None
+    assert [r.train for r in trains_of(game, info.entity)] == game.corps[info.entity].trains

@@ -155,6 +155,8 @@ def test_finish_a_recorded_game(qtbot, tmp_path: Path, fixture: str,  # type: ig
     assert game.finished
     assert {str(k): v for k, v in game.result().items()} == result
     assert "wins" in window.action_panel.step.text()
+    standings = window.action_panel.hint.text().splitlines()  # the ranking, for the table
+    assert len(standings) == len(game.players) and standings[0].startswith("1. ")
 
 
 def test_edit_a_route_by_clicking_stops(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -164,7 +164,8 @@ class BidBoxesWidget(QWidget):
         game = self._pinned or self._session.game
         view = game.bid_boxes()
         names = {p.id: p.name for p in game.players}
-        self.header.setText(summary(view, names))
+        self.header.setText("Game over: no more bids." if game.finished and view
+                            else summary(view, names))
         self.boxes_model.set_rows(box_rows(view, names) if view else [])
         self.bidders_model.set_rows(bidder_rows(view, names) if view else [])
         self.boxes_view.setVisible(view is not None)

@@ -468,9 +468,12 @@ def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     hi = MIN_MINOR_BID + (max(cash, MIN_MINOR_BID) - MIN_MINOR_BID) // BID_STEP * BID_STEP
     out = []
     for cid in minors:
-        out.append(Choice(f"Auction {cid}", _minor_bid(entity, cid),
+        out.append(Choice(f"Auction {cid} ({_clip(game.corps[cid].name)})",
+            _minor_bid(entity, cid),
             "Start a minor", spin=(MIN_MINOR_BID, hi, BID_STEP, MIN_MINOR_BID),
-            hint=game.corps[cid].name))
+            hint=game.corps[cid].name,
+            disabled="" if cash >= MIN_MINOR_BID else
+            f"the opening bid is ${MIN_MINOR_BID}; {game.name_of(entity)} has ${cash}"))
     return out
 
 
