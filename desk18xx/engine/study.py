@@ -17,7 +17,7 @@ from typing import Any
 from desk18xx.engine.actions import Action, LayTile, action_from_dict
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.positions import PositionCache
-from desk18xx.engine.sandbox import Cancel, SandboxTrial, try_tile_lay
+from desk18xx.engine.sandbox import Cancel, RouteSummary, SandboxTrial, try_tile_lay
 from desk18xx.engine.variations import Node, VariationTree
 
 GameFactory = Callable[[GameSetup], Game]
@@ -121,16 +121,18 @@ class Study:
         return game
 
     def try_tile_lay(self, lay: LayTile, node: Node | None = None, *,
+                     before: RouteSummary | None = None,
                      cancel: Cancel | None = None) -> SandboxTrial:
         """The off-turn sandbox: `lay` for any company at `node` (default: current),
         as its own track step would lay it, with its best routes before and after.
         Nothing is recorded; play ``trial.lay`` to keep it when ``trial.on_turn``.
+        `before` (the company's best routes here), when known, saves one search.
 
         Raises:
             desk18xx.engine.errors.IllegalAction: the rules refuse the lay.
         """
         game = self.cache.game_at(self.tree.current if node is None else node)
-        return try_tile_lay(game, lay, cancel=cancel)
+        return try_tile_lay(game, lay, before=before, cancel=cancel)
 
     # -- moving -----------------------------------------------------------------------
     def go_to(self, node: Node) -> Node:
