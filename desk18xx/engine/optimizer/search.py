@@ -788,14 +788,21 @@ def _value(scoring: TitleScoring, picks: list[Candidate | None]) -> int:
 
 def _conflict_table(routes: list[Candidate]) -> dict[int, int]:
     """Per track bit, the set (a bit set of list positions) of the routes that use it."""
-    table: dict[int, int] = {}
+    users: dict[int, list[int]] = {}
     for index, c in enumerate(routes):
-        mark = 1 << index
         t = c.track
         while t:
             low = t & -t
-            table[low] = table.get(low, 0) | mark
+            users.setdefault(low, []).append(index)
             t ^= low
+    size = (len(routes) + 7) >> 3
+    table: dict[int, int] = {}
+    for low, indexes in users.items():
+        # byte by byte: OR-ing ever longer ints route by route is quadratic
+        raw = bytearray(size)
+        for i in indexes:
+            raw[i >> 3] |= 1 << (i & 7)
+        table[low] = int.from_bytes(raw, "little")
     return table
 
 
