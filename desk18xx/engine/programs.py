@@ -15,11 +15,12 @@ A player gives an order with an ordinary log entry and cancels it with
   ``corporations_by_round["MR"]`` in the merger round; with the option
   ``disable_others`` the order cancels itself once a corporation merged or
   converted after it was given.
-- ``program_buy_shares``: cancels itself (and gives a share pass if
-  ``auto_pass_after``) at my turn once its condition is met (the
-  corporation floated, or I hold ``until_condition`` shares); the buying
-  itself is left to the player here (18xx.games records the buys it made,
-  and those replay).
+- ``program_buy_shares``: at my turn buys one share of ``corporation``
+  (from the IPO, or the market with ``from_market``) until its condition
+  is met (the corporation floated, or I hold ``until_condition`` shares),
+  then cancels itself (and gives a share pass if ``auto_pass_after``); it
+  stops when no share can be bought or on the share pass's conditions
+  (a sale, a buy into my unsecure corporation, being outbid).
 
 One order per player is in force: a new one replaces the previous one
 (18xx.games ``ALLOW_MULTIPLE_PROGRAMS = false``). At every round change
@@ -39,6 +40,7 @@ game, and an 18xx.games export (whose server did the same) replays alike.
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -56,6 +58,7 @@ from desk18xx.engine.actions import (
 )
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import RoundKind
+from desk18xx.engine.state import POOL
 
 if TYPE_CHECKING:
     from desk18xx.engine.game import Game
@@ -217,24 +220,34 @@ def _winning(game: Game, player: str) -> tuple[str, ...]:
                         if any(b.winning and b.player == player for b in box.bids)))
 
 
-def _shenanigan(game: Game, player: str, program: Program) -> str | None:
-    """Why a conditional share pass must stop (18xx ``should_stop_applying_program``
-    and ``action_is_shenanigan?``), or None."""
+def _shenanigan(game: Game, player: str, program: Program,
+                buying: tuple[str, int] | None = None) -> str | None:
+    """Why a conditional share pass or a buy order must stop (18xx
+    ``should_stop_applying_program`` and ``action_is_shenanigan?``), or None.
+
+    Args:
+        buying: the corporation and percent a buy order is about to take.
+    """
     for actor, action in _by_actor_and_target(game, program.since):
         if actor == player:
             continue
         match action:
             case Par():
-                return f"Corporation {action.corporation} parred"
+                if buying is None:
+                    return f"Corporation {action.corporation} parred"
             case BuyShares():
                 corp = _share_corp(game, action.shares)
                 if corp is None:
                     continue
                 if action.entity == corp:
                     return f"{corp} redeemed a share."
-                if game.owner(corp) == player and game.percent_of(player, corp) < 50:
-                    return (f"{game.name_of(str(_player_of(game, action.entity)))} bought on "
-                            f"corporation {corp} and is unsecure")
+                if game.owner(corp) != player or game.percent_of(player, corp) >= 50:
+                    continue
+                if buying is not None and buying[0] == corp \
+                        and game.percent_of(player, corp) + buying[1] > 50:
+                    continue  # the share bought now makes it secure
+                return (f"{game.name_of(str(_player_of(game, action.entity)))} bought on "
+                        f"corporation {corp} and is unsecure")
             case SellShares():
                 return "Shares were sold"
             case Bid():
@@ -242,7 +255,7 @@ def _shenanigan(game: Game, player: str, program: Program) -> str | None:
                 if target is not None and target in program.winning:
                     return f"No longer winning bid on {target}"
     new = sorted(set(_started(game)) - set(program.started))
-    if new and game.bid_boxes() is None:  # a minor won at auction (1867): it was started
+    if new and buying is None and game.bid_boxes() is None:  # 1867: a minor won at auction
         return f"Corporation {new[0]} parred"
     return None
 
@@ -316,12 +329,14 @@ def _activate(game: Game, entity: str, player: str, program: Program) -> list[Ac
                     or not step.share_programs:
                 return []
             reason = _bought_enough(game, player, order)
-            if reason is None:
-                return []  # buying itself is left to the player (not carried out here)
-            out: list[Action] = [ProgramDisable(player, reason=reason)]
-            if order.auto_pass_after:
-                out.append(ProgramSharePass(player))
-            return out
+            if reason is not None:
+                out: list[Action] = [ProgramDisable(player, reason=reason)]
+                if order.auto_pass_after:
+                    out.append(ProgramSharePass(player))
+                return out
+            if BuyShares in legal:
+                return _buy(game, player, program, order)
+            return []
         case ProgramMergerPass() as order:
             if game.round.kind is not RoundKind.MERGER or entity == player or Pass not in legal:
                 return []
@@ -333,6 +348,27 @@ def _activate(game: Game, entity: str, player: str, program: Program) -> list[Ac
                 return []
             return [Pass(entity, entity_type="corporation")]
     return []
+
+
+def _buy(game: Game, player: str, program: Program, order: ProgramBuyShares) -> list[Action]:
+    """The next share a buy order takes, or its cancel (18xx ``activate_program_buy_shares``)."""
+    corp = str(order.corporation)
+    holder = POOL if order.from_market else corp
+    source = "market" if order.from_market else "IPO"
+    buys = [m for m in game.legal_moves_of(random.Random(0), ("buy_shares",))
+            if isinstance(m, BuyShares) and m.entity == player and m.shares
+            and m.shares[0] in game.shares and game.shares[m.shares[0]].corp == corp
+            and game.shares[m.shares[0]].owner == holder]
+    if not buys:
+        return [ProgramDisable(player, reason=f"Cannot buy {corp} from {source}")]
+    if len({game.shares[m.shares[0]].percent for m in buys}) > 1:
+        return [ProgramDisable(player, reason="Shares of different sizes exist, cannot auto "
+                                              f"buy {corp} from {source}")]
+    share = game.shares[buys[0].shares[0]]
+    reason = _shenanigan(game, player, program, buying=(corp, share.percent))
+    if reason is not None:
+        return [ProgramDisable(player, reason=reason)]
+    return [buys[0]]
 
 
 def _bought_enough(game: Game, player: str, order: ProgramBuyShares) -> str | None:

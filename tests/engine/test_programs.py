@@ -12,6 +12,7 @@ from desk18xx.commands.replay import import_setup
 from desk18xx.engine.actions import (
     Action,
     Bid,
+    BuyShares,
     Pass,
     ProgramBuyShares,
     ProgramDisable,
@@ -176,34 +177,76 @@ def test_a_merger_pass_skips_minors_not_listed() -> None:
                                      "1822CAERS/1822CAERS_game_end_bank.json",
                                      "1822CAWRS/1822CAWRS_game_end_bank.json"])
 def test_imported_programs_are_honoured_as_18xx_games_did(fixture: str) -> None:
-    """Every pass, cancel or share-pass order 18xx.games' server generated from the
-    players' programmed actions is generated again here from the same programs, in the
-    same order, for the same players. The reasons of the cancels agree too, but for one
-    cancel in the ERS game where 18xx.games names another bid box it had seen outbid
-    (its stored winning bids lag a turn; both say the program stops)."""
+    """Every pass, buy, cancel or share-pass order 18xx.games' server generated from
+    the players' programmed actions is generated again here from the same programs, in
+    the same order, for the same players, the same certificates; and nothing where the
+    server generated nothing while orders were in force. The reasons of the cancels
+    agree too, but for one cancel in the ERS game where 18xx.games names another bid
+    box it had seen outbid (both say the program stops)."""
     imported = load_export(FIXTURES / fixture)
     game = find_title(imported.title).new_game(import_setup(imported))
-    compared, same_reasons = 0, 0
+    compared, same_reasons, generated = 0, 0, 0
     for raw in imported.actions:
         action = action_from_dict(raw)
         recorded = [(a.type, a.entity, _reason(a)) for a in action.auto_actions]
-        if recorded and game.programs_in_force and all(
-                kind in ("pass", "program_disable", "program_share_pass")
-                for kind, _, _ in recorded):
+        if game.programs_in_force and all(
+                kind in ("pass", "program_disable", "program_share_pass", "buy_shares")
+                for kind, _, _ in recorded):  # also where the orders did nothing
             trial = game.copy()
             again = [(a.type, a.entity, _reason(a)) for a in
                      run_programs(trial, dataclasses.replace(action, auto_actions=())).auto_actions]
             assert [a[:2] for a in again] == [a[:2] for a in recorded], f"id {raw.get('id')}"
             compared += 1
+            generated += bool(recorded)
             same_reasons += again == recorded
         game.process(action)
-    assert compared >= 20
+    assert generated >= 20
     assert same_reasons >= compared - 1
 
 
-def _reason(action: Action) -> str | None:
-    """A cancel's reason, without the player's name (the fixtures' names are scrubbed)."""
+def _reason(action: Action) -> str | tuple[str, ...] | None:
+    """A cancel's reason, without the player's name (the fixtures' names are scrubbed);
+    the certificates a buy takes."""
+    if isinstance(action, BuyShares):
+        return action.shares
     if not isinstance(action, ProgramDisable) or action.reason is None:
         return None
     reason = action.reason
     return reason[reason.index(" bought on "):] if " bought on " in reason else reason
+
+
+def test_a_buy_order_buys_at_its_players_turn_until_its_condition() -> None:
+    imported = load_export(FIXTURES / "1867" / "21268.json")
+    game = find_title(imported.title).new_game(import_setup(imported))
+    rng = random.Random(0)
+    for raw in imported.actions:  # to a stock round turn where a share can be bought
+        r = game.round
+        player = current(game) if r is not None else None
+        if r is not None and r.kind is RoundKind.STOCK and player in game.player_ids:
+            buys = [m for m in game.legal_moves(rng) if isinstance(m, BuyShares)
+                    and game.shares[m.shares[0]].owner == game.shares[m.shares[0]].corp]
+            if buys:
+                break
+        game.process(action_from_dict(raw))
+    assert player is not None
+    corp = game.shares[buys[0].shares[0]].corp
+    have = game.num_shares_of(player, corp)
+    order = ProgramBuyShares(player, corporation=corp, until_condition=have + 1,
+                             auto_pass_after=True)
+    done = run_programs(game, order)
+    assert isinstance(done.auto_actions[0], BuyShares)
+    assert done.auto_actions[0].entity == player
+    assert game.num_shares_of(player, corp) == have + 1
+    assert "Buy" in describe_program(order) and "until 1 shares" not in describe_program(order)
+    # at the player's next turn the condition is met: the order ends in a share pass
+    ended: Action | None = None
+    while ended is None and game.round is not None and game.round.kind is RoundKind.STOCK:
+        moves = game.legal_moves(rng)
+        done = run_programs(game, next((m for m in moves if isinstance(m, Pass)), moves[0]))
+        if any(isinstance(a, ProgramDisable) for a in done.auto_actions):
+            ended = done
+    assert ended is not None
+    assert [(a.type, a.entity) for a in ended.auto_actions][:3] == [
+        ("program_disable", player), ("program_share_pass", player), ("pass", player)]
+    assert ended.auto_actions[0] == ProgramDisable(
+        player, reason=f"{have + 1} share(s) bought in {corp}, end condition met")
