@@ -67,8 +67,9 @@ class _Relay(QObject):
 
 class _Job(QRunnable):
     def __init__(self, number: int, game: Game, corp: str, search: Search,
-                 relay: _Relay) -> None:
+                 relay: _Relay, auto: bool) -> None:
         super().__init__()
+        self.auto = auto
         self.setAutoDelete(False)  # Python owns it (RouteSearch._alive) until it reports
         self.number = number
         self.game = game
@@ -134,7 +135,6 @@ class RouteSearch(QObject):
         self._job: _Job | None = None
         self._alive: dict[int, _Job] = {}
         """Every job not yet reported back (kept alive while its thread runs)."""
-        self._auto = False
         self._numbers = 0
         self._connect_signals()
 
@@ -154,9 +154,8 @@ class RouteSearch(QObject):
         """Search the best routes of ``corp`` now (any running search is dropped)."""
         self._drop()
         self._numbers += 1
-        self._auto = auto
         self._job = _Job(self._numbers, self._session.game.copy(), corp, self._search,
-                         self._relay)
+                         self._relay, auto)
         self._alive[self._numbers] = self._job
         self._pool.start(self._job)
         self.started.emit(corp)
@@ -199,7 +198,7 @@ class RouteSearch(QObject):
         assert isinstance(answer, tuple)
         routes, revenue, complete = answer
         self.proposal_ready.emit(Proposal(job.corp, list(routes), int(revenue), bool(complete),
-                                          self._auto))
+                                          job.auto))
         self.stopped.emit()
 
     def _on_failed(self, number: int, reason: str) -> None:
