@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 
 from desk18xx.engine.actions import (
     Action,
+    ProgramBuyShares,
     ProgramDisable,
     ProgramMergerPass,
     ProgramSharePass,
@@ -26,6 +27,10 @@ from desk18xx.ui.session import GameSession
 #: Chooses the player giving an order: (question, player ids, preferred id) -> id or None.
 PlayerChooser = Callable[[str, list[str], str | None], str | None]
 
+#: Chooses what a buy order buys: (player, corporations) -> (corporation, shares wanted)
+#: or None.
+BuyChooser = Callable[[str, list[str]], tuple[str, int] | None]
+
 
 class ProgramActions(QObject):
     """The "Programmed actions" submenu.
@@ -35,6 +40,8 @@ class ProgramActions(QObject):
         window: dialog parent and status bar.
         me: the player you are in an e-mail game, if known (asked first).
         choose: picks the player (default: a list dialog); tests pass a function.
+        choose_buy: picks the corporation and the share count of a buy order (default:
+            dialogs).
 
     Signals:
         status(str): what was done, for the status bar.
@@ -45,17 +52,21 @@ class ProgramActions(QObject):
 
     def __init__(self, session: GameSession, window: QMainWindow,
                  me: Callable[[], str | None] | None = None,
-                 choose: PlayerChooser | None = None) -> None:
+                 choose: PlayerChooser | None = None,
+                 choose_buy: BuyChooser | None = None) -> None:
         super().__init__(window)
         self.session = session
         self.window = window
         self._me = me
         self._choose = choose or self._ask
+        self._choose_buy = choose_buy or self._ask_buy
         self.share_pass_action = self._action(
             "Auto-pass in this &stock round", lambda p: ProgramSharePass(p))
         self.share_pass_always_action = self._action(
             "Auto-pass in every stock round, &unconditionally",
             lambda p: ProgramSharePass(p, unconditional=True, indefinite=True))
+        self.buy_action = self._action(
+            "Auto-&buy shares of a corporation until…", self._buy_shares)
         self.merger_pass_action = self._action(
             "Auto-pass my minors in the &merger round", self._merger_pass)
         self.disable_action = self._action(
@@ -71,7 +82,7 @@ class ProgramActions(QObject):
 
     def actions(self) -> list[QAction]:
         """The entries, in menu order."""
-        return [self.share_pass_action, self.share_pass_always_action,
+        return [self.share_pass_action, self.share_pass_always_action, self.buy_action,
                 self.merger_pass_action, self.disable_action]
 
     def install(self, menu: QMenu, before: QAction | None = None) -> None:
@@ -87,6 +98,7 @@ class ProgramActions(QObject):
         playing = game is not None and not game.finished
         self.share_pass_action.setEnabled(playing)
         self.share_pass_always_action.setEnabled(playing)
+        self.buy_action.setEnabled(playing)
         self.merger_pass_action.setEnabled(playing and game is not None
                                            and game.title_id == "1867")
         self.disable_action.setEnabled(game is not None and bool(game.programs_in_force))
@@ -138,6 +150,31 @@ class ProgramActions(QObject):
         return ProgramMergerPass(player, corporations_by_round=((MERGER_ROUND_NAME,
                                                                  tuple(minors)),))
 
+    def _buy_shares(self, player: str) -> Action | None:
+        """Buy one share a turn of a started corporation until `player` holds N."""
+        game = self.session.game
+        corps = sorted(c for c, corp in game.corps.items()
+                       if corp.ipoed and not corp.closed and corp.kind.value != "minor")
+        if not corps:
+            self.window.statusBar().showMessage("No corporation has been started")
+            return None
+        chosen = self._choose_buy(player, corps)
+        if chosen is None:
+            return None
+        corp, count = chosen
+        return ProgramBuyShares(player, corporation=corp, until_condition=count)
+
+    def _ask_buy(self, player: str, corps: list[str]) -> tuple[str, int] | None:
+        corp, ok = QInputDialog.getItem(self.window, "Programmed action",
+                                        "Buy one share a turn of:", corps, 0, False)
+        if not ok:
+            return None
+        have = self.session.game.num_shares_of(player, corp)
+        count, ok = QInputDialog.getInt(self.window, "Programmed action",
+                                        f"…until {self.session.game.name_of(player)} holds "
+                                        "this many shares:", have + 1, have + 1, 10)
+        return (corp, count) if ok else None
+
     def _ask(self, question: str, ids: list[str], preferred: str | None) -> str | None:
         game = self.session.game
         names = [game.name_of(i) for i in ids]
@@ -147,4 +184,4 @@ class ProgramActions(QObject):
         return ids[names.index(name)] if ok else None
 
 
-__all__ = ["PlayerChooser", "ProgramActions"]
+__all__ = ["BuyChooser", "PlayerChooser", "ProgramActions"]

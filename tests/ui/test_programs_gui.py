@@ -126,3 +126,48 @@ def test_a_received_move_shows_the_orders_in_force(qtbot: Any, tmp_path: Path) -
     assert not dialog.orders.isHidden()
     assert dialog.orders.text() == ("Programmed actions in force: Cy: Pass in stock rounds, "
                                     "unconditionally, indefinitely")
+
+
+def test_a_buy_order_from_the_menu_buys_at_once_on_the_players_turn(qtbot: Any) -> None:
+    converted = save_from_export(FIXTURES / "1867" / "21268.json")
+    raw = [dict(a) for a in converted.actions]
+    found: list[tuple[int, str, str]] = []
+
+    def note(position: int, _entry: Any, game: Any) -> None:
+        legal = game.legal_actions()
+        if found or game.round is None or game.round.kind is not RoundKind.STOCK \
+                or "buy_shares" not in legal.types or not game.is_player(legal.entity):
+            return
+        for move in game.legal_moves(random.Random(0)):
+            share = game.shares.get(move.shares[0]) if move.type == "buy_shares" else None
+            if share is not None and share.owner == share.corp:  # from the IPO
+                found.append((position, legal.entity, share.corp))
+                return
+
+    replay_log(converted.header, raw, each=note)
+    count, player, corp = found[0]
+    session = GameSession()
+    session.new_game(game_setup(converted.header), raw[:count])
+    window = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(window)
+    have = session.game.num_shares_of(player, corp)
+    offered: list[list[str]] = []
+
+    def choose_buy(who: str, corps: list[str]) -> tuple[str, int]:
+        offered.append(corps)
+        return corp, have + 2
+
+    programs = ProgramActions(session, window, choose=lambda q, ids, pref: player,
+                              choose_buy=choose_buy)
+    programs.update()
+    assert programs.buy_action.isEnabled()
+    programs.buy_action.trigger()
+    assert corp in offered[0]
+    order = session.line.raw[-1]
+    assert order["type"] == "program_buy_shares" and order["corporation"] == corp
+    assert order["until_condition"] == have + 2
+    assert order["auto_actions"][0]["type"] == "buy_shares"
+    assert session.game.num_shares_of(player, corp) == have + 1  # this turn's share
+    assert programs.in_force() == {session.game.name_of(player):
+                                   f"Buy {corp} from IPO until {have + 2} shares"}
+    window.close()
