@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPointF, QSettings, Qt
 
-from desk18xx.engine.actions import Action, Dividend, Pass, RunRoutes, action_from_dict
+from desk18xx.engine.actions import (
+    Action,
+    Dividend,
+    Merge,
+    Pass,
+    RunRoutes,
+    action_from_dict,
+)
 from desk18xx.engine.map import hexgrid
 from desk18xx.ui.mainwindow import MainWindow
 from desk18xx.ui.session import GameSession
@@ -228,3 +235,20 @@ def test_a_local_run_is_one_clicked_stop(qtbot, tmp_path: Path) -> None:  # type
     assert isinstance(run, RunRoutes) and run.entity == recorded["entity"]
     assert [tuple(c) for c in run.routes[0].connections] == [("local", hex_id)]
     assert run.routes[0].revenue == recorded["routes"][0]["revenue"]
+
+
+def test_a_minor_acquisition_reads_as_one(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """1822CA: GWR may acquire minor 6; the button says so (not "merges with 6")."""
+    src = FIXTURES / "1822CA/1.json"
+    count = len(json.loads(src.read_text())["actions"]) // 2
+    _cut_before(src, count, tmp_path / "acquire.json")
+    window = _window(qtbot, tmp_path, tmp_path / "acquire.json")
+    labels = window.action_panel.choice_labels()
+    acquire = [lab for lab in labels if lab.startswith("Acquire Minor ")]
+    assert acquire and not any("merges" in lab for lab in labels)
+    before = len(window.session.actions())
+    window.action_panel.button(acquire[0]).click()
+    assert len(window.session.actions()) == before + 1
+    made = window.session.actions()[-1]
+    assert isinstance(made, Merge)
+    assert acquire[0].startswith(f"Acquire Minor {made.corporation} ")

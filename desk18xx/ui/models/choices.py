@@ -23,6 +23,7 @@ from desk18xx.engine.actions import (
     BuyTrain,
     Convert,
     Dividend,
+    Merge,
     Par,
     Pass,
     PayoffLoan,
@@ -319,6 +320,10 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
                           _par_at(entity, move.corporation, first), "Start a major",
                           options=prices, hint=game.corps[move.corporation].name,
                           disabled_options=closed)
+    if isinstance(move, Merge) and move.corporation and game.title_id.startswith("1822CA"):
+        target = move.corporation  # 1822CA: a major acquires a minor, not a merger
+        return Choice(f"Acquire {entity_name(game, target)}", _fixed(move), "Acquire a minor",
+                      hint=f"{entity_name(game, entity)} acquires {entity_name(game, target)}")
     if isinstance(move, RunRoutes):
         total = sum(r.revenue or 0 for r in move.routes)
         trains = ", ".join(r.train for r in move.routes) or "no trains"
