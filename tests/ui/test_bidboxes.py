@@ -114,3 +114,20 @@ def test_closed_choices_are_greyed_up_front(window: MainWindow) -> None:
     assert "no bidding tokens left" in panel.button("Bid on C2 (CPR)").toolTip()
     spin = panel.spin("Bid on C2 (CPR)")
     assert spin is not None and not spin.isEnabled()
+
+
+def test_1867_bid_below_the_minimum_is_greyed() -> None:
+    from desk18xx.titles import find_title
+    from desk18xx.ui.models.choices import turn_info
+
+    game = find_title("1867").new_game(GameSetup("1867", PLAYERS, seed=1867))
+    info = turn_info(game)
+    bid = next(c for c in info.choices if c.label.startswith("Bid on"))
+    assert bid.spin is not None and not bid.disabled
+    lowest = bid.spin[0]
+    assert info.entity is not None
+    poorer = game.copy()  # a new position (turn_info remembers the last one asked)
+    poorer.cash[info.entity] = lowest - 5  # less than the lowest bid
+    poor = next(c for c in turn_info(poorer).choices if c.label == bid.label)
+    assert f"lowest bid is ${lowest}" in poor.disabled
+    assert poorer.why_illegal(poor.make(lowest)) is not None  # the engine agrees

@@ -444,6 +444,13 @@ def _box_bid(entity: str, company: str, lo: int) -> Callable[[Value], Action]:
     return make
 
 
+def _short_of(game: Game, entity: str, lo: int, most: int) -> str:
+    """Why a bid of at least ``lo`` is closed when ``most`` may be bid (else "")."""
+    if most >= lo:
+        return ""
+    return f"the lowest bid is ${lo}; {game.name_of(entity)} can bid at most ${most}"
+
+
 def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     view = game.bid_boxes()
     if view is not None:
@@ -452,21 +459,23 @@ def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     company = details.get("company")
     if isinstance(company, str):
         lo = int(str(details.get("min_bid", 0)))
-        hi = int(str(details.get("max_bid", cash)))
-        hi = lo + (max(hi, lo) - lo) // BID_STEP * BID_STEP
+        top = int(str(details.get("max_bid", cash)))
+        hi = lo + (max(top, lo) - lo) // BID_STEP * BID_STEP
         name = game.companies[company].name if company in game.companies else company
         return [Choice(f"Bid on {name}", lambda v: Bid(entity=entity, price=int(v or lo),
                                                         company=company),
                        "Auction", spin=(lo, hi, BID_STEP, lo),
                        hint=f"value ${game.companies[company].value}"
-                       if company in game.companies else "")]
+                       if company in game.companies else "",
+                       disabled=_short_of(game, entity, lo, top))]
     corp = details.get("corporation")
     if isinstance(corp, str):
         lo = int(str(details.get("min_bid", 0)))
         hi = lo + (max(cash, lo) - lo) // BID_STEP * BID_STEP
         return [Choice(f"Bid on {corp}", lambda v: Bid(entity=entity, price=int(v or lo),
                                                         corporation=corp),
-                       "Auction", spin=(lo, hi, BID_STEP, lo))]
+                       "Auction", spin=(lo, hi, BID_STEP, lo),
+                       disabled=_short_of(game, entity, lo, cash))]
     minors = [c for c, k in game.corps.items()
               if k.kind is CorpKind.MINOR and not k.ipoed and not k.closed
               and c in _startable(game)]
