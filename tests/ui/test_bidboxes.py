@@ -131,3 +131,18 @@ def test_1867_bid_below_the_minimum_is_greyed() -> None:
     poor = next(c for c in turn_info(poorer).choices if c.label == bid.label)
     assert f"lowest bid is ${lowest}" in poor.disabled
     assert poorer.why_illegal(poor.make(lowest)) is not None  # the engine agrees
+
+
+def test_bid_boxes_dock_is_remembered(window: MainWindow, qtbot, qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    qtmodeltester.check(window.bid_boxes.boxes_model)
+    qtmodeltester.check(window.bid_boxes.bidders_model)
+    window.docks["bidboxes"].close()
+    window.save_layout()
+    again = MainWindow(window.session, restore_layout=True)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.wait_exposed(again)
+    assert not again.docks["bidboxes"].isVisible()
+    again.docks["bidboxes"].toggleViewAction().trigger()  # View > Bid boxes
+    assert again.docks["bidboxes"].isVisible()
+    assert len(again.bid_boxes.boxes_model.rows()) == len(again.session.game.boxes.offered())
