@@ -33,6 +33,7 @@ from desk18xx.ui.dialogs.newgame import NewGameDialog
 from desk18xx.ui.docks.bidboxes import BidBoxesWidget
 from desk18xx.ui.docks.compare import CompareDock
 from desk18xx.ui.docks.market import MarketWidget
+from desk18xx.ui.docks.sandbox import SandboxDock
 from desk18xx.ui.docks.study_tree import StudyTreeDock
 from desk18xx.ui.files import FileActions, header_of, user_settings
 from desk18xx.ui.mapview.controller import MapController
@@ -157,6 +158,8 @@ class MainWindow(QMainWindow):
         """The history tree for the study docks (made with the first game)."""
         self.study_tree: StudyTreeDock | None = None
         self.compare: CompareDock | None = None
+        self.sandbox: SandboxDock | None = None
+        """Study mode's off-turn sandbox (Study > Sandbox, Ctrl+T)."""
         self._build_docks()
         self.files = FileActions(session, self)  # Save, e-mail, 18xx.games, autosave
         self._build_menus()
@@ -229,6 +232,13 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.docks["log"], self.study_tree, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.docks["tiles"], self.compare)
         self.docks["bank"].raise_()
+        self.sandbox = SandboxDock(study, self.map_view, self.controller, self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.sandbox)
+        self.tabifyDockWidget(self.docks["actions"], self.sandbox)
+        self.sandbox.hide()  # shown by its mode (Ctrl+T)
+        self.refreshed.connect(lambda _s, box=self.sandbox: box.position_changed())
+        self.addAction(self.sandbox.mode_action)
+        self.docks["actions"].raise_()
 
     def _build_menus(self) -> None:
         game = self.menuBar().addMenu("&Game")
@@ -293,6 +303,8 @@ class MainWindow(QMainWindow):
             menu.addSeparator()
         menu.addActions([self.compare_a_action, self.compare_b_action])
         menu.addSeparator()
+        if self.sandbox is not None:
+            menu.addAction(self.sandbox.mode_action)
         menu.addAction(self.export_line_action)
 
     def _compare_pick(self, which: int) -> None:

@@ -1,0 +1,384 @@
+"""Study mode's off-turn sandbox: try a tile for any company, see its best routes.
+
+While the sandbox is on (*Study > Sandbox*, Ctrl+T), the map belongs to it:
+pick a company, and the hexes where it could lay a tile now (as if it were
+its own track step) are outlined; click one (or drag a tile onto it), pick a
+tile and turn it as when laying track, then *Try it*. The board shows the
+position after the lay with the company's best routes (the route optimizer),
+and the dock its revenue before and after. *Discard* drops the trial (nothing
+enters the game or the study); *Keep as a branch* plays it, when it is the
+company's own legal move now. The position is the current node's; moving in
+the study starts again from the new one.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desk18xx.engine.actions import LayTile
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.game import Game
+from desk18xx.engine.sandbox import RouteSummary, SandboxTrial, best_routes_of
+from desk18xx.ui.actionpanel import TileTray
+from desk18xx.ui.mapview.controller import MapController
+from desk18xx.ui.mapview.overlays import hex_centre
+from desk18xx.ui.mapview.view import MapView
+from desk18xx.ui.models.tracks import TrackOptions
+from desk18xx.ui.studysession import StudySession
+
+#: Longest one route search may take before its best so far is shown.
+SEARCH_SECONDS = 2.0
+#: Outline colour of the hexes the sandbox company may build on.
+SANDBOX_COLOR = "#00a0ff"
+
+
+def running_companies(game: Game) -> list[str]:
+    """Companies that may lay track: started and not closed."""
+    return [cid for cid, c in game.corps.items() if c.floated and not c.closed]
+
+
+class SandboxDock(QDockWidget):
+    """The sandbox's controls; it drives the map while :attr:`active`.
+
+    Args:
+        study: the study (its current node is the position tried from).
+        view: the map.
+        controller: the map's own controller (silenced while the sandbox is on).
+    """
+
+    def __init__(self, study: StudySession, view: MapView, controller: MapController,
+                 parent: QWidget | None = None) -> None:
+        super().__init__("Sandbox", parent)
+        self.setObjectName("study_sandbox_dock")
+        self.study = study
+        self.view = view
+        self.controller = controller
+        self.active = False
+        self.base: Game | None = None
+        """The position tried from (the current node's)."""
+        self.track: TrackOptions | None = None
+        self.selected_hex: str | None = None
+        self.selected_tile: str | None = None
+        self.rotations: tuple[int, ...] = ()
+        self.rot_index = 0
+        self.trial: SandboxTrial | None = None
+        self._before: dict[str, RouteSummary] = {}
+        self.mode_action = QAction("Sand&box: try a tile for any company", self)
+        self.mode_action.setCheckable(True)
+        self.mode_action.setShortcut(QKeySequence("Ctrl+T"))
+        self.mode_action.toggled.connect(self.set_active)
+        self._build()
+        self._connect_signals()
+
+    # -- construction -------------------------------------------------------------------
+    def _build(self) -> None:
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        self.company = QComboBox(body)
+        self.hint = QLabel("", body)
+        self.hint.setWordWrap(True)
+        self.tray = TileTray(body)
+        row = QHBoxLayout()
+        self.rotate_button = QPushButton("Rotate ⟳", body)
+        self.try_button = QPushButton("Try it", body)
+        self.discard_button = QPushButton("Discard", body)
+        self.keep_button = QPushButton("Keep as a branch", body)
+        for button in (self.rotate_button, self.try_button):
+            row.addWidget(button)
+        self.result = QLabel("", body)
+        self.result.setWordWrap(True)
+        self.result.setTextFormat(Qt.TextFormat.RichText)
+        done = QHBoxLayout()
+        done.addWidget(self.discard_button)
+        done.addWidget(self.keep_button)
+        layout.addWidget(QLabel("Company:", body))
+        layout.addWidget(self.company)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.tray)
+        layout.addLayout(row)
+        layout.addWidget(self.result)
+        layout.addLayout(done)
+        layout.addStretch(1)
+        self.setWidget(body)
+        self._buttons()
+
+    def _connect_signals(self) -> None:
+        self.company.currentIndexChanged.connect(lambda _i: self._company_changed())
+        self.tray.tile_chosen.connect(self.choose_tile)
+        self.rotate_button.clicked.connect(lambda: self.rotate(1))
+        self.try_button.clicked.connect(self.try_lay)
+        self.discard_button.clicked.connect(self.discard)
+        self.keep_button.clicked.connect(self.keep)
+        self.view.hex_clicked.connect(self.click_hex)
+        self.view.tile_dropped.connect(self.drop_tile)
+        self.view.rotate_requested.connect(self.rotate)
+        self.view.confirm_requested.connect(self.try_lay)
+        self.view.cancel_requested.connect(self.discard)
+        if self.study.session is None:  # else the window calls position_changed
+            self.study.current_changed.connect(lambda _id: self.position_changed())
+
+    # -- mode ---------------------------------------------------------------------------
+    def set_active(self, on: bool) -> None:
+        """Turn the sandbox on (the map shows its trials) or off (the live board)."""
+        if on == self.active:
+            return
+        self.active = on
+        if self.mode_action.isChecked() != on:
+            self.mode_action.setChecked(on)
+        if on:
+            self.show()
+            if not self.isWindow():
+                self.raise_()
+            self.controller.cancel()
+            self.position_changed()
+        else:
+            self.trial = None
+            self.base = None
+            self.track = None
+            self.view.set_routes(())
+            self.view.clear_preview()
+            self.controller.show_history(None)  # back to the live board and its overlays
+
+    def position_changed(self) -> None:
+        """The study moved (or the sandbox opened): start again from the current node.
+
+        The main window calls it once it has shown the new position (its board
+        drawn), so the sandbox's board and outlines come on top.
+        """
+        if not self.active:
+            return
+        self.trial = None
+        self._before = {}
+        self.base = self.study.study.game
+        chosen = self.company.currentData()
+        self.company.blockSignals(True)
+        self.company.clear()
+        for cid in running_companies(self.base):
+            self.company.addItem(f"{cid} — {self.base.name_of(cid)}", cid)
+        index = self.company.findData(chosen)
+        self.company.setCurrentIndex(max(0, index))
+        self.company.blockSignals(False)
+        self._company_changed()
+
+    def _company_changed(self) -> None:
+        self.trial = None
+        self.selected_hex = None
+        self.rotations = ()
+        self.view.clear_preview()
+        self.view.set_routes(())
+        base, corp = self.base, self.corp
+        if base is None:
+            return
+        self.controller.show_history(base)  # the position; the map's own clicks are off
+        if corp is None:
+            self.track = None
+            self.view.set_highlights(())
+            self.hint.setText("No company has a station on the map yet.")
+            self._buttons()
+            return
+        self.track = TrackOptions(base, corp)
+        self.view.set_highlights(self.track.hexes(), SANDBOX_COLOR)
+        self.tray.set_tiles(self.track.tray(None))
+        before = self.before(corp)
+        self.hint.setText(f"Click a hex outlined in blue to lay a tile for {corp}.")
+        self.result.setText(f"{corp} now: {self._summary(before)}")
+        self._draw_routes(base, before)
+        self._buttons()
+
+    @property
+    def corp(self) -> str | None:
+        """The company tried."""
+        data = self.company.currentData()
+        return None if data is None else str(data)
+
+    def before(self, corp: str) -> RouteSummary:
+        """The company's best routes in the position tried from (searched once)."""
+        known = self._before.get(corp)
+        if known is None and self.base is not None:
+            known = self._before[corp] = self._search(self.base, corp)
+        return known if known is not None else RouteSummary(0)
+
+    # -- laying -------------------------------------------------------------------------
+    def click_hex(self, hex_id: str) -> None:
+        """Choose a hex for the trial tile (the map was clicked)."""
+        if not self.active or self.track is None or self.trial is not None:
+            return
+        if hex_id == self.selected_hex and self.rotations:
+            self.rotate(1)
+            return
+        legal = self.track.legal(hex_id)
+        if not legal:
+            self.hint.setText(f"{self.corp} cannot lay a tile on {hex_id} now.")
+            return
+        self.selected_hex = hex_id
+        self.tray.set_tiles(self.track.tray(hex_id))
+        if self.selected_tile not in legal:
+            self.selected_tile = sorted(legal)[0]
+        self._start_preview()
+
+    def drop_tile(self, hex_id: str, name: str) -> None:
+        """A tile was dragged from the sandbox's tray onto the map."""
+        if not self.active or self.track is None or self.trial is not None:
+            return
+        if name not in self.track.legal(hex_id):
+            self.hint.setText(f"Tile {name} cannot be laid on {hex_id} by {self.corp}.")
+            return
+        self.selected_hex, self.selected_tile = hex_id, name
+        self.tray.set_tiles(self.track.tray(hex_id))
+        self._start_preview()
+
+    def choose_tile(self, name: str) -> None:
+        """A tile of the tray was picked."""
+        if self.selected_hex is None:
+            self.hint.setText("Choose a hex first, or drag the tile onto one.")
+            return
+        self.selected_tile = name
+        self._start_preview()
+
+    def rotate(self, step: int) -> None:
+        """Turn the previewed tile to the next legal rotation."""
+        if not self.active or not self.rotations or self.trial is not None:
+            return
+        self.rot_index = (self.rot_index + step) % len(self.rotations)
+        self._show_preview()
+
+    def _start_preview(self) -> None:
+        if self.track is None or self.selected_hex is None or self.selected_tile is None:
+            return
+        self.rotations = self.track.legal(self.selected_hex).get(self.selected_tile, ())
+        self.rot_index = 0
+        self._show_preview()
+
+    def _show_preview(self) -> None:
+        track, hex_id, name = self.track, self.selected_hex, self.selected_tile
+        if track is None or hex_id is None or name is None or not self.rotations:
+            return
+        self.view.show_preview(track.hex_def(hex_id), track.tile(name),
+                               self.rotations[self.rot_index])
+        self.hint.setText(f"Tile {name} on {hex_id}, rotation {self.rotations[self.rot_index]} "
+                          f"({self.rot_index + 1}/{len(self.rotations)}): Try it (⏎), "
+                          "or turn it.")
+        self._buttons()
+
+    def pending_lay(self) -> LayTile | None:
+        """The lay previewed now, as an action of the sandbox company."""
+        track, corp = self.track, self.corp
+        if (track is None or corp is None or self.selected_hex is None
+                or self.selected_tile is None or not self.rotations):
+            return None
+        copy = track.copy_id(self.selected_tile)
+        if copy is None:
+            return None
+        return LayTile(entity=corp, entity_type="corporation", hex=self.selected_hex,
+                       tile=copy, rotation=self.rotations[self.rot_index])
+
+    def try_lay(self) -> SandboxTrial | None:
+        """Lay the previewed tile on a copy of the position and show the best routes."""
+        lay = self.pending_lay()
+        if not self.active or lay is None or self.trial is not None:
+            return None
+        deadline = time.perf_counter() + 2 * SEARCH_SECONDS
+        try:
+            trial = self.study.study.try_tile_lay(
+                lay, before=self.before(lay.entity),
+                cancel=lambda: time.perf_counter() > deadline)
+        except IllegalAction as exc:
+            self.hint.setText(f"Not allowed: {exc}")
+            return None
+        except Exception as exc:  # noqa: BLE001 - an optimizer failure is shown, not raised
+            self.hint.setText(f"No route search: {exc}")
+            return None
+        self.trial = trial
+        self.view.clear_preview()
+        self.controller.show_history(trial.game)
+        self.view.set_highlights((lay.hex,), SANDBOX_COLOR)
+        self._draw_routes(trial.game, trial.after)
+        gain = trial.gain
+        colour = "green" if gain > 0 else "red" if gain < 0 else "black"
+        self.result.setText(
+            f"<b>{lay.entity}</b>, tile {lay.tile} on {lay.hex}:<br>"
+            f"before: {self._summary(trial.before)}<br>"
+            f"after: {self._summary(trial.after)}<br>"
+            f"<span style='color:{colour}'><b>{gain:+d}</b></span>")
+        self.hint.setText("Discard it (Esc), or keep it as a branch when it is "
+                          f"{lay.entity}'s own move now."
+                          if trial.on_turn else
+                          f"Not {lay.entity}'s turn to lay track now: discard it (Esc).")
+        self._buttons()
+        return trial
+
+    def discard(self) -> None:
+        """Drop the trial (nothing is recorded) and try again from the position."""
+        if not self.active:
+            return
+        self.trial = None
+        self.selected_hex = None
+        self._company_changed()
+
+    def keep(self) -> bool:
+        """Play the trial's lay as a branch of the study (its company's own move)."""
+        trial = self.trial
+        if not self.active or trial is None or not trial.on_turn:
+            return False
+        self.trial = None
+        if self.study.play(trial.lay) is None:
+            return False
+        self.set_active(False)
+        return True
+
+    # -- drawing ------------------------------------------------------------------------
+    def _search(self, game: Game, corp: str) -> RouteSummary:
+        deadline = time.perf_counter() + SEARCH_SECONDS
+        try:
+            return best_routes_of(game, corp, cancel=lambda: time.perf_counter() > deadline)
+        except Exception as exc:  # noqa: BLE001 - an optimizer failure is shown, not raised
+            return RouteSummary(0, problem=str(exc))
+
+    @staticmethod
+    def _summary(routes: RouteSummary) -> str:
+        if routes.problem:
+            return f"no routes ({routes.problem})"
+        text = f"${routes.revenue} with {len(routes.routes)} route" + (
+            "" if len(routes.routes) == 1 else "s")
+        return text + ("" if routes.complete else " (search stopped early)")
+
+    def _draw_routes(self, game: Game, routes: RouteSummary) -> None:
+        size = self.view.hex_size()
+        drawn: list[tuple[list[QPointF], str, list[QPointF]]] = []
+        for route in routes.routes:
+            points: list[QPointF] = []
+            stops: list[QPointF] = []
+            for chain in route.connections:
+                try:
+                    centres = [hex_centre(h, size) for h in chain]
+                except ValueError:  # not a hex (a local train's own marker)
+                    continue
+                points.extend(centres)
+                if centres:
+                    stops.extend((centres[0], centres[-1]))
+            name = game.trains[route.train].name if route.train in game.trains else route.train
+            drawn.append((points, f"{name}: ${route.revenue or 0}", stops))
+        self.view.set_routes(drawn)
+
+    def _buttons(self) -> None:
+        trying = self.trial is not None
+        self.try_button.setEnabled(self.active and not trying and self.pending_lay() is not None)
+        self.rotate_button.setEnabled(self.active and not trying and len(self.rotations) > 1)
+        self.discard_button.setEnabled(self.active and trying)
+        self.keep_button.setEnabled(self.active and trying and bool(
+            self.trial is not None and self.trial.on_turn))
+
+
+__all__ = ["SandboxDock", "running_companies"]
