@@ -8,7 +8,7 @@ notes that it missed an update and catches up when shown.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -90,6 +90,21 @@ def summary(view: BidBoxView | None, names: dict[str, str]) -> str:
             f"{me.tokens_left} of {me.tokens} tokens left")
 
 
+class _TextModel(RowsModel):
+    """Rows whose text columns (``left``) read from the left, amounts from the right."""
+
+    def __init__(self, headers: tuple[str, ...], left: frozenset[int],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(headers, parent)
+        self._left = left
+
+    def data(self, index: QModelIndex | QPersistentModelIndex,
+             role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in self._left:
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        return super().data(index, role)
+
+
 def _table(model: RowsModel) -> QTableView:
     view = QTableView()
     view.setModel(model)
@@ -121,8 +136,8 @@ class BidBoxesWidget(QWidget):
         font = QFont()
         font.setPixelSize(14)
         self.header.setFont(font)
-        self.boxes_model = RowsModel(BOX_HEADERS, self)
-        self.bidders_model = RowsModel(BIDDER_HEADERS, self)
+        self.boxes_model = _TextModel(BOX_HEADERS, frozenset({2, 3}), self)
+        self.bidders_model = _TextModel(BIDDER_HEADERS, frozenset(), self)
         self.boxes_view = _table(self.boxes_model)
         self.bidders_view = _table(self.bidders_model)
         layout = QVBoxLayout(self)
