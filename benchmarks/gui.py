@@ -20,10 +20,11 @@ Prints one line per measure:
   and in CPU time.  Each is split into the engine (until the session's
   ``action_applied``), the window update (every listener of the session's
   ``state_changed``) and painting (the events processed after), for the
-  median and for the slowest 5 %, to show what dominates.  The window's
-  idle-time work runs untimed, as during a player's pause: before the first
-  action (the tray's tile pictures), and between two actions
-  (:class:`~desk18xx.ui.idlegc.IdleCollector`, as ``run_app`` installs it);
+  median and for the slowest 5 %, to show what dominates.  The window has
+  what ``run_app`` gives it (autosave, :class:`~desk18xx.ui.idlegc.IdleCollector`)
+  and runs its event loop untimed for :data:`PAUSE` before each action, as
+  during a player's pause (the idle-time work: tray pictures, autosave,
+  garbage, study digests);
 * undo one action from there.
 """
 
@@ -36,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -49,6 +51,9 @@ LATE_OFFSET = 120
 TIMED_ACTIONS = 100
 #: timed launches (after one untimed launch that writes the bytecode)
 LAUNCHES = 3
+#: seconds the window runs its event loop untimed between two actions (a player's
+#: pause, in which its idle-time work is done: autosave, garbage, study digests)
+PAUSE = 0.6
 
 _LAUNCH_CHILD = """
 import sys, time
@@ -109,6 +114,40 @@ def measure_launch(pycache: str) -> tuple[float, float, float]:
     return elapsed, cpu, drawn
 
 
+#: Idle-time work of the window: (module, class, method) run by timers after a change.
+IDLE_WORK = (("desk18xx.ui.files", "FileActions", "autosave"),
+             ("desk18xx.ui.idlegc", "IdleCollector", "settle"),
+             ("desk18xx.ui.studysession", "StudySession", "digest_current"))
+
+
+def _track_idle_work(spent: list[float]) -> None:
+    """Add the wall and CPU seconds of every :data:`IDLE_WORK` call to ``spent``
+    (patched before the window connects to them)."""
+    import importlib
+
+    for module, cls, name in IDLE_WORK:
+        klass = getattr(importlib.import_module(module), cls)
+        original = getattr(klass, name)
+
+        def timed(self: Any, *args: Any, _original: Any = original) -> Any:
+            wall, cpu = time.perf_counter(), time.process_time()
+            try:
+                return _original(self, *args)
+            finally:
+                spent[0] += time.perf_counter() - wall
+                spent[1] += time.process_time() - cpu
+
+        setattr(klass, name, timed)
+
+
+def _pause(app: Any, seconds: float) -> None:
+    """Run the event loop for ``seconds`` (timers fire, nothing is timed)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents()
+        time.sleep(0.005)
+
+
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
 
@@ -155,11 +194,14 @@ def main(argv: list[str]) -> int:
 
     from desk18xx.engine.actions import action_from_dict
     from desk18xx.engine.game import GameSetup
+    from desk18xx.io.autosave import AutosaveSession
     from desk18xx.io.import_18xxgames import load_export
     from desk18xx.ui.idlegc import IdleCollector
     from desk18xx.ui.mainwindow import MainWindow
     from desk18xx.ui.session import IMPORT_OPTIONS, GameSession
 
+    idle_spent = [0.0, 0.0]
+    _track_idle_work(idle_spent)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
                       tempfile.mkdtemp())
     app = QApplication.instance() or QApplication([])
@@ -173,12 +215,12 @@ def main(argv: list[str]) -> int:
     window = MainWindow(session, restore_layout=False)
     window.resize(1600, 1000)
     window.show()
-    idle = IdleCollector(session, window)
+    IdleCollector(session, window)  # as run_app installs them
+    window.files.set_autosave(AutosaveSession(Path(tempfile.mkdtemp()) / "autosave"))
     app.processEvents()
     while window.action_panel.tray.warming:  # the player looks at the loaded game first:
-        app.processEvents()                  # the idle-time work is done meanwhile
-        time.sleep(0.002)
-    idle.settle()
+        _pause(app, PAUSE)                   # the idle-time work is done meanwhile
+    _pause(app, PAUSE)
 
     scene = window.map_view.map_scene
     assert scene is not None
@@ -205,9 +247,10 @@ def main(argv: list[str]) -> int:
         prof = cProfile.Profile()
         prof.enable()
     marks: tuple[list[tuple[float, float, float, float]], ...] = ([], [])
+    idle_inside: tuple[list[float], ...] = ([], [])  # idle-time work that came due meanwhile
     for action in todo:
-        if idle.pending:
-            idle.settle()  # what the window does in the player's pause, untimed
+        _pause(app, PAUSE)  # what the window does in the player's pause, untimed
+        idle_before = list(idle_spent)
         start = (clocks[0](), clocks[1]())
         ok = session.submit(action)
         handled = (clocks[0](), clocks[1]())
@@ -217,6 +260,7 @@ def main(argv: list[str]) -> int:
             break
         for k in (0, 1):
             marks[k].append((start[k], applied[-1][k], handled[k], end[k]))
+            idle_inside[k].append(idle_spent[k] - idle_before[k])
     if prof is not None:
         import pstats
 
@@ -227,6 +271,16 @@ def main(argv: list[str]) -> int:
               f"action {late}):")
         _print_parts("wall", marks[0])
         _print_parts("CPU", marks[1])
+        for label, k in (("wall", 0), ("CPU", 1)):
+            inside = [x for x in idle_inside[k] if x > 0]
+            if inside:
+                without = [m[3] - m[0] - x for m, x in zip(marks[k], idle_inside[k],
+                                                            strict=True)]
+                print(f"  idle-time work that came due inside {len(inside)} actions "
+                      f"({label} {_ms(sum(inside) / len(inside))} each: a timer of "
+                      f"{', '.join(c for _, c, _ in IDLE_WORK)} outlasted by a slow "
+                      f"action); without it: median {_ms(statistics.median(without))}, "
+                      f"p95 {_ms(_percentile(without, 0.95))}")
     t = time.perf_counter()
     session.undo()
     app.processEvents()

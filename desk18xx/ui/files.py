@@ -82,6 +82,11 @@ def user_settings(data: Path | None = None) -> QSettings:
     return QSettings(str(settings_file(data)), QSettings.Format.IniFormat)
 
 
+#: Milliseconds from a change of the game to its autosave: the window is updated
+#: first, and quick changes are written once. A crash loses at most this much.
+AUTOSAVE_DELAY_MS = 500
+
+
 class FileActions(QObject):
     """Save, Save as, Save for e-mail, Open e-mail move, Import, Export, and autosave.
 
@@ -126,7 +131,11 @@ class FileActions(QObject):
         self.import_action = self._action("&Import from 18xx.games…", None,
                                           self.import_export)
         self.export_action = self._action("E&xport to 18xx.games…", None, self.export_18xx)
-        session.state_changed.connect(self.autosave)
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setSingleShot(True)
+        self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
+        self._autosave_timer.timeout.connect(self.autosave)
+        session.state_changed.connect(self._autosave_soon)
         self._tree: VariationTree | None = None
         """The history tree watched for names, notes, marks and deleted lines."""
         self._tree_pending = False
@@ -230,8 +239,21 @@ class FileActions(QObject):
         self._status(f"Saved {path}")
         return True
 
+    def _autosave_soon(self, _count: int = 0) -> None:
+        """The game changed: autosave once the window has been updated (a state
+        digest and a write take longer than the update itself late in a game)."""
+        if self.autosave_session is not None:
+            self._autosave_timer.start()
+
+    @property
+    def autosave_pending(self) -> bool:
+        """True while a change waits for :data:`AUTOSAVE_DELAY_MS` to be autosaved."""
+        return self._autosave_timer.isActive()
+
     def autosave(self, _count: int = 0) -> None:
-        """Rewrite the autosave (after every action, undo, redo or load)."""
+        """Rewrite the autosave (after every action, undo, redo or load, once the
+        window shows it: :data:`AUTOSAVE_DELAY_MS`)."""
+        self._autosave_timer.stop()
         header = self._header()
         if self.autosave_session is None or header is None:
             return
@@ -414,6 +436,7 @@ class FileActions(QObject):
 
     def close(self) -> None:
         """Clean exit: the autosave and its marker go."""
+        self._autosave_timer.stop()
         if self.autosave_session is not None:
             self.autosave_session.close()
             self.autosave_session = None

@@ -63,10 +63,13 @@ def test_every_action_is_autosaved(qtbot: Any, tmp_path: Path) -> None:
     session.new_game(SETUP)
     play(session, 5)
     assert files.autosave_session is not None
+    assert files.autosave_pending  # written once the window has shown the move
+    qtbot.waitUntil(lambda: not files.autosave_pending)
     restored = open_save(files.autosave_session.path)
     assert restored.replayed.applied == 5
     assert digest_of(restored.game) == digest_of(session.game)
     session.undo()
+    qtbot.waitUntil(lambda: not files.autosave_pending)
     assert open_save(files.autosave_session.path).replayed.applied == 4
     files.close()
     assert list((tmp_path / "autosave").iterdir()) == []
@@ -237,6 +240,9 @@ tree.set_marks(path[2], ["good", "interesting"])
 tree.root.note = "From the start"
 tree.set_note(path[0], "first")
 app.processEvents()                       # the autosave after a note runs from the loop
+while files.autosave_pending:             # and the one after the last move, just after
+    app.processEvents()
+    time.sleep(0.01)
 print(len(session.actions()), len(tree), flush=True)
 time.sleep(60)
 """
