@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from desk18xx.commands.replay import import_setup
 from desk18xx.engine.actions import RunRoutes, action_from_dict
 from desk18xx.engine.errors import IllegalAction
-from desk18xx.engine.game import GameSetup
 from desk18xx.engine.optimizer import Unsupported, best_routes
 from desk18xx.io.import_18xxgames import load_export
 from desk18xx.titles import find_title
@@ -35,9 +35,7 @@ def bench(path: Path, repeat: int) -> tuple[list[float], list[float], str | None
         title = find_title(imported.title)
     except KeyError as exc:
         return [], [], str(exc)
-    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
-                      imported.seed, tuple(imported.optional_rules))
-    game = title.new_game(setup)
+    game = title.new_game(import_setup(imported))  # 18xx.games' rules, as replay does
     walls: list[float] = []
     cpus: list[float] = []
     for raw in imported.actions:
