@@ -237,6 +237,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["actions"], self.sandbox)
         self.sandbox.hide()  # shown by its mode (Ctrl+T)
         self.refreshed.connect(lambda _s, box=self.sandbox: box.position_changed())
+        self.log_model.set_annotator(self._log_annotation)  # marks and notes in the log
+        study.tree_changed.connect(self.log_model.annotations_changed)
         self.addAction(self.sandbox.mode_action)
         self.docks["actions"].raise_()
 
@@ -306,6 +308,18 @@ class MainWindow(QMainWindow):
         if self.sandbox is not None:
             menu.addAction(self.sandbox.mode_action)
         menu.addAction(self.export_line_action)
+
+    def _log_annotation(self, count: int) -> tuple[str, str]:
+        """Study marks, branch name and note of live action ``count``, for the log."""
+        node = self.session.node_at(count)
+        if node is None:
+            return "", ""
+        marks = "".join(m.symbol for m in node.marks)
+        if node.name:
+            marks = f"{marks} [{node.name}]".strip()
+        if node.note:
+            marks = f"{marks} ✎".strip()
+        return marks, node.note
 
     def _compare_pick(self, which: int) -> None:
         if self.compare is None:

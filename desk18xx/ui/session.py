@@ -204,6 +204,17 @@ class GameSession(QObject):
         """True when a line goes on from the current position."""
         return self._game is not None and self.tree.can_redo()
 
+    def node_at(self, count: int) -> Node | None:
+        """The history tree's node of live action ``count`` (1-based), or None."""
+        if not 0 < count <= len(self._live):
+            return None
+        path = self._live_path
+        if path is None or len(path) != len(self._live):
+            path = self.tree.path()
+            if len(path) != len(self._live):
+                return None
+        return path[count - 1]
+
     @property
     def positions(self) -> PositionCache | None:
         """Positions of the history tree's nodes (study mode's views share it)."""

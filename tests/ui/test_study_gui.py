@@ -264,3 +264,56 @@ def test_the_shown_position_gets_its_digest_and_transpositions_are_marked(
     assert "≡" in item.text(0)
     alt_item = dock.item_for(alt)
     assert alt_item is not None and "≡" in alt_item.text(0)
+
+
+def test_tree_dock_commands_and_keys_work_in_the_window(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every key and every menu command of the tree dock, from the GUI; marks, names
+    and notes show in the tree and in the log."""
+    from PySide6.QtWidgets import QInputDialog
+
+    first, alt = _branched(window)
+    session = window.session
+    dock = window.study_tree
+    assert dock is not None
+    widget = dock.tree_widget
+    widget.setFocus()
+    keys = [(Qt.Key.Key_Left, first[0]), (Qt.Key.Key_Right, alt),
+            (Qt.Key.Key_Up, first[1]), (Qt.Key.Key_Down, alt),
+            (Qt.Key.Key_Home, session.tree.root), (Qt.Key.Key_End, alt)]
+    for key, expected in keys:
+        qtbot.keyClick(widget, key)
+        assert session.tree.current is expected, key
+        assert len(session.actions()) == expected.depth
+        assert dock.selected_node() is expected
+    actions = {a.text(): a for a in widget.actions()}
+    monkeypatch.setattr(QInputDialog, "getText",
+                        staticmethod(lambda *a, **k: ("Aggressive", True)))
+    monkeypatch.setattr(QInputDialog, "getMultiLineText",
+                        staticmethod(lambda *a, **k: ("Bid more here", True)))
+    actions["Name branch…"].trigger()
+    actions["Note…"].trigger()
+    actions["Mark good (!)"].trigger()
+    assert (alt.name, alt.note, alt.marks) == ("Aggressive", "Bid more here", [Mark.GOOD])
+    item = dock.item_for(alt)
+    assert item is not None
+    assert item.text(0).startswith("[Aggressive]") and "!" in item.text(0)
+    assert "✎" in item.text(0) and item.toolTip(0).startswith("Bid more here")
+    # the log shows them on the line of that action
+    model = window.log_model
+    row = next(r for r in range(model.rowCount()) if model.entry(r).count == alt.depth)
+    index = model.index(row)
+    text = str(model.data(index, Qt.ItemDataRole.DisplayRole))
+    assert "!" in text and "[Aggressive]" in text and "✎" in text
+    assert str(model.data(index, Qt.ItemDataRole.ToolTipRole)).startswith("Bid more here")
+    actions["Mark good (!)"].trigger()  # toggles off
+    assert alt.marks == [] and "!" not in str(model.data(index, Qt.ItemDataRole.DisplayRole))
+    # promote the variation, then delete it from the GUI
+    actions["Promote to main line"].trigger()
+    assert session.tree.main_line()[:2] == [first[0], alt]
+    assert not dock.item_for(alt).font(0).italic()  # type: ignore[union-attr]
+    actions["Delete from here"].trigger()
+    assert alt not in session.tree and dock.item_for(alt) is None
+    assert session.tree.current is first[0] and len(session.actions()) == 1
+    assert first[2] in session.tree
+    _live_matches_tree(session)

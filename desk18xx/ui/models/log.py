@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
@@ -13,6 +13,9 @@ from desk18xx.engine.describe import describe as describe  # re-exported
 from desk18xx.ui.session import RoundKey
 
 _Index = QModelIndex | QPersistentModelIndex
+
+Annotator = Callable[[int], tuple[str, str]]
+"""Live-action count -> (marks shown after the line, note shown as its tooltip)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,18 @@ class LogModel(QAbstractListModel):
         self._entries: list[LogEntry] = []
         self._shown: tuple[list[Action], list[RoundKey], dict[str, str]] | None = None
         """The actions, rounds and names of :meth:`show_actions` (None after set_entries)."""
+        self._annotate: Annotator | None = None
+
+    def set_annotator(self, annotate: Annotator | None) -> None:
+        """Show study marks and notes of each action (asked for when drawn)."""
+        self._annotate = annotate
+        self.annotations_changed()
+
+    def annotations_changed(self) -> None:
+        """Marks or notes changed: redraw the lines."""
+        if self._entries:
+            self.dataChanged.emit(self.index(0), self.index(len(self._entries) - 1),
+                                  [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
 
     def show_actions(self, actions: Sequence[Action], rounds: Sequence[RoundKey],
                      names: dict[str, str]) -> bool:
@@ -148,6 +163,14 @@ class LogModel(QAbstractListModel):
         if not index.isValid() or index.row() >= len(self._entries):
             return None
         e = self._entries[index.row()]
+        annotate = self._annotate
+        if annotate is not None and e.count is not None and role in (
+                Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            marks, note = annotate(e.count)
+            if role == Qt.ItemDataRole.DisplayRole:
+                return f"{e.text} {marks}" if marks else e.text
+            hint = f"Click to see the board after action {e.count}"
+            return f"{note}\n\n{hint}" if note else hint
         if role == Qt.ItemDataRole.DisplayRole:
             return e.text
         if role == Qt.ItemDataRole.FontRole and e.count is None:
