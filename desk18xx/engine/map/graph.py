@@ -242,9 +242,9 @@ class TrackGraph:
             tokens = self.token_nodes(corp)
             found = []
             for t in tokens:
-                walked = self._walk(corp, [t], frozenset(tokens) - {t})
-                assert walked is not None
-                found.append(frozenset(self._nodes_of(walked, [t])))
+                walk = self._walk(corp, [t], frozenset(tokens) - {t})
+                assert walk is not None
+                found.append(frozenset(walk.nodes))
             self._each[corp] = found
         return list(found)
 
@@ -264,63 +264,46 @@ class TrackGraph:
     def _compute(self, corp: str) -> tuple[Reach, frozenset[HexId]]:
         """The walk from ``corp``'s tokens, and the hexes it walked (token hexes included)."""
         starts = self.token_nodes(corp)
-        paths = self._walk(corp, starts, frozenset())
-        assert paths is not None
-        opened = self._open
-        states = self._states
-        by_hex: dict[HexId, list[int]] = {hid: [] for hid, _n in starts}
-        for hid, p in paths:
-            by_hex.setdefault(hid, []).append(p)
-        nodes: set[NodeRef] = set(starts)
-        edges: dict[HexId, set[int]] = {}
-        token_hexes = {hid for hid, _n in starts}
-        for hid, ps in by_hex.items():
-            table = _table(states[hid].geo)
-            here: set[int] = set()
-            for p in ps:
-                row = table[p]
-                here.update(row[4])
-                nodes.update((hid, n) for n in row[5])
-            row_open = opened[hid]
-            for e in here:
-                nid = row_open[e]
-                if nid is not None:
-                    edges.setdefault(nid, set()).add(_OPPOSITE[e])
-            if hid in token_hexes:  # new track may leave a token's hex at any open side
-                here.update(e for e, nid in enumerate(row_open) if nid is not None)
-            if here or hid in token_hexes:
-                edges.setdefault(hid, set()).update(here)
+        walk = self._walk(corp, starts, frozenset())
+        assert walk is not None
+        edges = walk.edges
+        for hid, _n in starts:  # new track may leave a token's hex at any open side
+            here = edges.get(hid)
+            if here is None:
+                edges[hid] = here = set()
+            here.update(e for e, nid in enumerate(self._open[hid]) if nid is not None)
+        walked = {hid for hid, _p in walk.paths}
+        walked.update(hid for hid, _n in starts)
         reach = Reach(
-            nodes=frozenset(nodes),
-            paths=frozenset(paths),
+            nodes=frozenset(walk.nodes),
+            paths=frozenset(walk.paths),
             edges={h: frozenset(e) for h, e in edges.items()},
         )
-        return reach, frozenset(by_hex)
-
-    def _nodes_of(self, paths: Collection[PathRef], starts: Collection[NodeRef]) -> set[NodeRef]:
-        """The start nodes and every node at an end of ``paths``."""
-        states = self._states
-        nodes = set(starts)
-        for hid, p in paths:
-            nodes.update((hid, n) for n in _table(states[hid].geo)[p][5])
-        return nodes
+        return reach, frozenset(walked)
 
     def _walk(self, corp: str, starts: Collection[NodeRef], stops: frozenset[NodeRef],
-              enough: int = 0) -> set[PathRef] | None:
-        """The paths a walk of ``corp`` from the ``starts`` nodes traces.
+              enough: int = 0) -> _Walk | None:
+        """The paths, nodes and edges a walk of ``corp`` from the ``starts`` nodes reaches.
 
         The walk does not pass through ``stops`` nodes.  With ``enough``, it
         ends early, returning None, once it reaches that many nodes other than
         junctions (the starts included).
+
+        Each path is entered at one end and left at the other: the nodes and
+        edges recorded are those it is left by (and the starts), which with the
+        sides of crossed edges cover both ends of every path walked.
         """
         states = self._states
         links = self._links
+        opened = self._open
         junction, city_kind, offboard = NodeKind.JUNCTION, NodeKind.CITY, NodeKind.OFFBOARD
         paths: set[PathRef] = set()
-        found: set[NodeRef] = set()
+        nodes: set[NodeRef] = set(starts)
+        edges: dict[HexId, set[int]] = {}
+        count = 0
         if enough:
-            found.update(x for x in starts if states[x[0]].geo.kinds[x[1]] is not junction)
-            if len(found) >= enough:
+            count = sum(1 for h, n in nodes if states[h].geo.kinds[n] is not junction)
+            if count >= enough:
                 return None
         seen: set[tuple[HexId, int, int]] = set()
         stack: list[tuple[HexId, int, int]] = []
@@ -334,19 +317,26 @@ class TrackGraph:
             hid, p, came = stack.pop()
             st = states[hid]
             geo = st.geo
-            a, b, terminal, skip, _edges, _nodes, stops_here = _table(geo)[p]
+            a, b, terminal, skip = _table(geo)[p]
             if skip:
                 continue
             paths.add((hid, p))
-            if enough:
-                found.update((hid, n) for n in stops_here)
-                if len(found) >= enough:
-                    return None
             if a == b:
                 continue
             end = b if came == a else a
             if end < NODE:
+                here = edges.get(hid)
+                if here is None:
+                    edges[hid] = here = set()
+                here.add(end)
+                nid = opened[hid][end]
+                if nid is None:
+                    continue
                 back = _OPPOSITE[end]
+                there = edges.get(nid)
+                if there is None:
+                    edges[nid] = there = set()
+                there.add(back)
                 for nid, q in links.get((hid, end), ()):
                     item = (nid, q, back)
                     if item not in seen:
@@ -354,9 +344,16 @@ class TrackGraph:
                         stack.append(item)
                 continue
             node = end - NODE
-            if stops and (hid, node) in stops:
-                continue
             kind = geo.kinds[node]
+            ref = (hid, node)
+            if ref not in nodes:
+                nodes.add(ref)
+                if enough and kind is not junction:
+                    count += 1
+                    if count >= enough:
+                        return None
+            if stops and ref in stops:
+                continue
             if kind is not junction:
                 if terminal or kind is offboard:
                     continue
@@ -368,14 +365,23 @@ class TrackGraph:
                     if item not in seen:
                         seen.add(item)
                         stack.append(item)
-        return paths
+        return _Walk(paths, nodes, edges)
+
+
+@dataclass(slots=True)
+class _Walk:
+    """What one walk reached."""
+
+    paths: set[PathRef]
+    nodes: set[NodeRef]
+    edges: dict[HexId, set[int]]
+    """Per hex, the edges of walked paths there and the facing sides across them."""
 
 
 _OPPOSITE = tuple(opposite(e) for e in range(6))
 
-PathRow = tuple[int, int, bool, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-"""Per path: its ends, terminal, never walked (terminal at a junction), its
-edges, its nodes, and its nodes other than junctions."""
+PathRow = tuple[int, int, bool, bool]
+"""Per path: its two ends, terminal, and never walked (terminal at a junction)."""
 
 _TABLES: dict[Geometry, tuple[PathRow, ...]] = {}
 
@@ -386,12 +392,9 @@ def _table(geo: Geometry) -> tuple[PathRow, ...]:
     if found is None:
         rows = []
         for (a, b), terminal in zip(geo.ends, geo.terminal, strict=True):
-            junction = [x >= NODE and geo.kinds[x - NODE] is NodeKind.JUNCTION for x in (a, b)]
-            rows.append((a, b, terminal, terminal and any(junction),
-                         tuple(x for x in dict.fromkeys((a, b)) if x < NODE),
-                         tuple(x - NODE for x in dict.fromkeys((a, b)) if x >= NODE),
-                         tuple(x - NODE for x, j in zip((a, b), junction, strict=True)
-                               if x >= NODE and not j)))
+            junction = any(x >= NODE and geo.kinds[x - NODE] is NodeKind.JUNCTION
+                           for x in (a, b))
+            rows.append((a, b, terminal, terminal and junction))
         found = tuple(rows)
         _TABLES[geo] = found
     return found

@@ -342,7 +342,7 @@ class G1822CA(Game):
                 continue
             if len(ids) <= limits["minor" if corp.kind is CorpKind.MINOR else "major"]:
                 # within the limit: only two special trains of one kind can crowd it
-                if len(ids) == 1 or _SPECIAL.isdisjoint([trains[t].name for t in ids]):
+                if len(ids) == 1 or sum(trains[t].name in _SPECIAL for t in ids) < 2:
                     continue
             if self.crowded(cid):
                 out.append(cid)
