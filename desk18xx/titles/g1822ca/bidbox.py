@@ -143,19 +143,32 @@ class BidBoxes:
     def bid_problem(self, player: str, company: str, price: int | None = None) -> str | None:
         """Why ``player`` may not bid ``price`` (default: the minimum) on ``company``,
         or None; the amount's own step is not checked (RB 4.2.5-4.2.9)."""
+        return self._problem(player, company, price, self.offered(), self._room(player))
+
+    def _room(self, player: str) -> tuple[int, int, int]:
+        """A player's unused bidding tokens, uncommitted cash, and certificates
+        counting the bids he is winning."""
         g = self.game
-        if company not in self.offered():
+        winning = self.player_bids(player, committed_only=True)
+        return (self.tokens_left(player), g.cash[player] - sum(p for _c, p in winning),
+                g.num_certs(player) + len(winning))
+
+    def _problem(self, player: str, company: str, price: int | None, offered: list[str],
+                 room: tuple[int, int, int]) -> str | None:
+        """:meth:`bid_problem` with the boxes and the player's :meth:`_room` at hand."""
+        if company not in offered:
             return f"{company} is not in a bid box"
         top = self.highest(company)
         if top is not None and top.player == player:
             return f"already the highest bidder on {company}"
+        tokens, free_cash, certs = room
         mine = any(b.player == player for b in self.bids.get(company, []))
-        if not mine and self.tokens_left(player) <= 0:
+        if not mine and tokens <= 0:
             return "no bidding tokens left"
         amount = self.min_bid(company) if price is None else price
-        if amount > g.cash[player] - self.committed_cash(player):
+        if amount > free_cash:
             return "not enough uncommitted cash"
-        if g.num_certs(player) + len(self.player_bids(player, True)) >= g.cert_limit:
+        if certs >= self.game.cert_limit:
             return "certificate limit"
         return None
 
@@ -165,7 +178,9 @@ class BidBoxes:
         g = self.game
         boxes = []
         kinds = {"M": "minor", "C": "concession", "P": "private"}
-        for company in self.offered():
+        offered = self.offered()
+        room = None if acting is None else self._room(acting)
+        for company in offered:
             c = g.companies[company]
             top = self.highest(company)
             bids = tuple(BoxBid(b.player, b.price, b is top)
@@ -173,7 +188,8 @@ class BidBoxes:
             boxes.append(BoxedCompany(
                 company, kinds.get(company[:1], "private"), c.name,
                 c.value if company.startswith("P") else 0, self.min_bid(company), bids,
-                None if acting is None else self.bid_problem(acting, company)))
+                None if acting is None or room is None
+                else self._problem(acting, company, None, offered, room)))
         bidders = tuple(BidderView(p.id, g.cash[p.id], self.committed_cash(p.id),
                                    self.tokens_left(p.id), g.bidding_tokens)
                         for p in g.players)

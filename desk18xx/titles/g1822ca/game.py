@@ -316,35 +316,35 @@ class G1822CA(Game):
     def crowded(self, corp: str) -> bool:
         """Over the train limit, or two special trains of one kind (18xx ``crowded_corp?``)."""
         ids = self.corps[corp].trains
-        if not ids:
-            return False  # checked for every company whenever a step looks for discards
-        names = [self.trains[t].name for t in ids]
-        if sum(1 for n in names if n not in R.EXTRA_TRAINS) > self.train_limit(corp):
-            return True
-        if len(names) < 2:
-            return False
-        if sum(1 for n in names if n in R.EXTRA_TRAIN_PERMANENTS) > 1:
-            return True
-        if names.count(R.PULLMAN) > 1:
-            return True
-        if not self.config.compat_18xxgames and names.count(R.E_TRAIN) > 1:
-            return True  # RB 5.17.7: one E-train per company, even after an acquisition
-        return names.count(R.GRAIN) > 1
+        return bool(ids) and self._over_limit(ids, self.train_limit(corp))
+
+    def _over_limit(self, ids: list[str], limit: int) -> bool:
+        """More than ``limit`` trains that count, or two of one special kind: 2P and LP
+        together, Pullmans, grain trains, and (RB 5.17.7, one per company even after
+        an acquisition; not in 18xx.games) E-trains."""
+        kinds = _DOUBLE_KINDS if self.config.compat_18xxgames else _DOUBLE_KINDS_E
+        trains = self.trains
+        real = 0
+        special: list[str] = []
+        for t in ids:
+            name = trains[t].name
+            if name not in R.EXTRA_TRAINS:
+                real += 1
+            kind = kinds.get(name)
+            if kind is not None:
+                special.append(kind)
+        return real > limit or len(special) != len(set(special))
 
     def crowded_corps(self) -> list[str]:
         """Floated companies that must discard a train (:meth:`crowded`), in company order."""
         limits = self.phase.train_limit
-        trains = self.trains
         out = []
         for cid, corp in self.corps.items():
             ids = corp.trains
             if not ids or not corp.floated or corp.closed:
                 continue
-            if len(ids) <= limits["minor" if corp.kind is CorpKind.MINOR else "major"]:
-                # within the limit: only two special trains of one kind can crowd it
-                if len(ids) == 1 or sum(trains[t].name in _SPECIAL for t in ids) < 2:
-                    continue
-            if self.crowded(cid):
+            limit = limits["minor" if corp.kind is CorpKind.MINOR else "major"]
+            if (len(ids) > 1 or limit < 1) and self._over_limit(ids, limit):
                 out.append(cid)
         return out
 
@@ -876,18 +876,10 @@ class G1822CA(Game):
         centres in one walk: two unconnected token cities do not make a route.
         """
         from desk18xx.engine.map.graph import graph_for
-        from desk18xx.engine.tiledef import NodeKind
 
-        board = self.map
-        graph = graph_for(board)
-        # each token's walk lies within the (cached) walk from all of them together
-        stops = [(h, n) for h, n in graph.reach(corp).nodes
-                 if board.hex(h).geo.kinds[n] is not NodeKind.JUNCTION]
-        if len(stops) < 2:
-            return False
-        if len(graph.token_nodes(corp)) <= 1:
-            return True
-        return graph.token_walk_reaches(corp, 2)
+        # a lone token's own walk is the whole walk; with more, the whole walk has
+        # two stops whenever one token's walk has
+        return graph_for(self.map).token_walk_reaches(corp, 2)
 
     def can_token_in(self, corp: str, hex_id: str, city: int) -> bool:
         """``corp`` reaches that city and it has a slot for it (18xx ``tokenable?``)."""
@@ -1282,8 +1274,13 @@ class G1822CA(Game):
         self.corps[corp].tokens.append(Token(R.TOKEN_PRICE))
 
 
-_SPECIAL: Final = frozenset(R.EXTRA_TRAINS | {R.E_TRAIN})
-"""Trains of which a company may hold only one (or that sit outside the limit)."""
+_DOUBLE_KINDS: Final = {
+    **{name: "permanent" for name in R.EXTRA_TRAIN_PERMANENTS},
+    R.PULLMAN: R.PULLMAN,
+    R.GRAIN: R.GRAIN,
+}
+"""Special trains by kind: a company may hold one of each kind (RB 5.10; 18xx ``crowded_corp?``)."""
+_DOUBLE_KINDS_E: Final = {**_DOUBLE_KINDS, R.E_TRAIN: R.E_TRAIN}
 
 
 def _dist(d: object) -> int:
