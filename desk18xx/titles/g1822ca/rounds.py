@@ -96,7 +96,8 @@ class ChoicesRound(Round):
 
 
 class OperatingRound(Round):
-    """Floated minors then majors, in price order fixed at the start (RB 5)."""
+    """Floated minors then majors in price order, fixed at the start except after an
+    emergency share sale (RB 5.2)."""
 
     kind: ClassVar[RoundKind] = RoundKind.OPERATING
 
@@ -180,6 +181,13 @@ class OperatingRound(Round):
         if self.active_step(game) is not None or game.finished:
             return
         self.next_entity(game)
+
+    def recalculate_order(self, game: Game) -> None:
+        """Re-sort the companies still to run by today's prices after an emergency share
+        sale (RB 5.2.5; 18xx ``EmergencyMoney#process_sell_shares`` → ``recalculate_order``)."""
+        rest = set(self.entities[self.entity_index + 1:])
+        self.entities = self.entities[:self.entity_index + 1] + [
+            c for c in g(game).operating_order() if c in rest]
 
     def current(self) -> str:
         """The operating company."""

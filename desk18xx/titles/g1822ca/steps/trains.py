@@ -169,6 +169,7 @@ class BuyTrainStep(OrStep):
                     raise IllegalAction("the director may not lose the operating company")
             sell_shares(gm, player, action.shares, action.share_price)
             self.corporations_sold.append(sold)
+            self.orr().recalculate_order(game)
             return
         if not isinstance(action, BuyTrain):
             raise IllegalAction(f"cannot {action.type} now")
