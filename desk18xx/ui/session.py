@@ -46,6 +46,10 @@ NODE_SNAPSHOTS = 256
 #: While replaying a whole line (opening a game), a position is kept for jumps this often.
 POSITION_EVERY = 20
 
+#: Seconds of replay after which a jump keeps the position reached (storing one
+#: costs about 8 ms in a late 1822CA game, so not after every action).
+POSITION_BUDGET = 0.025
+
 #: Options every imported 18xx.games game is played with (its rule quirks).
 IMPORT_OPTIONS = ("compat_18xxgames",)
 
@@ -460,7 +464,8 @@ class GameSession(QObject):
             return
         try:
             self._positions = PositionCache(self.tree, lambda: self._factory(setup),
-                                            digests=False, on_replay=self._replayed)
+                                            budget=POSITION_BUDGET, digests=False,
+                                            on_replay=self._replayed)
         except Exception:  # noqa: BLE001 - a game that cannot be pickled: jumps replay
             self._positions = None
 

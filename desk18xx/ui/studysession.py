@@ -21,8 +21,9 @@ from desk18xx.engine.study import Study
 from desk18xx.engine.variations import Mark, Node, VariationTree, tree_from_log
 
 #: Milliseconds the shown position must stay before its state digest is computed
-#: (transpositions; a digest of a late 1822CA game takes about 60 ms).
-DIGEST_DELAY_MS = 250
+#: (transpositions; a digest of a late 1822CA game takes about 60 ms, so not
+#: while the user moves on quickly).
+DIGEST_DELAY_MS = 800
 
 
 class StudySession(QObject):
