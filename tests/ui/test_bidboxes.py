@@ -63,7 +63,9 @@ def test_bid_boxes_follow_the_game(window: MainWindow) -> None:
     row = boxes.boxes_model.rows()[0]
     assert row.cells[1] == "$135" and row.cells[2] == "Ann $130 ★"
     ann = boxes.bidders_model.rows()[0]
-    assert ann.cells == ("Ann", f"${game.cash['player:1'] - 130}", "$130", "4/5")
+    assert ann.cells == ("Ann", f"${game.cash['player:1'] - 130}", "$130", "4/5",
+                         f"{minor} $130 ★")
+    assert boxes.bidders_model.rows()[1].cells[4] == "–"  # Ben has not bid
 
     # Ann is still to act (up to three bids a turn): her own box is greyed with the reason
     label = _bid_label(window, minor)

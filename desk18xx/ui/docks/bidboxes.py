@@ -26,7 +26,7 @@ from desk18xx.ui.models.tables import Row, RowsModel
 from desk18xx.ui.session import GameSession
 
 BOX_HEADERS = ("Box", "Next bid", "Bids", "Company")
-BIDDER_HEADERS = ("Player", "Free", "Committed", "Tokens")
+BIDDER_HEADERS = ("Player", "Free", "Committed", "Tokens", "Bids on")
 _KIND_LABEL = {"minor": "Minor", "concession": "Concession", "private": "Private"}
 _KIND_COLOUR = {"minor": "#dbe9ff", "concession": "#ffe3c4", "private": "#e4f4d8"}
 ACTING = "#ffe680"
@@ -64,9 +64,15 @@ def box_rows(view: BidBoxView, names: dict[str, str]) -> list[Row]:
 
 
 def bidder_rows(view: BidBoxView, names: dict[str, str]) -> list[Row]:
-    """One row per player: cash, cash tied up in winning bids, the rest, tokens left."""
+    """One row per player: free cash, cash tied up in winning bids, tokens left, and
+    the player's bids (★: winning)."""
+    mine: dict[str, list[str]] = {}
+    for box in view.boxes:
+        for bid in box.bids:
+            mine.setdefault(bid.player, []).append(
+                f"{box.company} ${bid.price}" + (" ★" if bid.winning else ""))
     return [Row((names.get(b.player, b.player), f"${b.available}", f"${b.committed}",
-                 f"{b.tokens_left}/{b.tokens}"),
+                 f"{b.tokens_left}/{b.tokens}", ", ".join(mine.get(b.player, [])) or "–"),
                 background=ACTING if b.player == view.acting else None,
                 tooltip=f"cash ${b.cash}: ${b.committed} committed to winning bids, "
                         f"${b.available} free; {b.tokens_left} of {b.tokens} bidding "
@@ -137,7 +143,7 @@ class BidBoxesWidget(QWidget):
         font.setPixelSize(14)
         self.header.setFont(font)
         self.boxes_model = _TextModel(BOX_HEADERS, frozenset({2, 3}), self)
-        self.bidders_model = _TextModel(BIDDER_HEADERS, frozenset(), self)
+        self.bidders_model = _TextModel(BIDDER_HEADERS, frozenset({4}), self)
         self.boxes_view = _table(self.boxes_model)
         self.bidders_view = _table(self.bidders_model)
         layout = QVBoxLayout(self)
