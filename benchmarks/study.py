@@ -181,7 +181,7 @@ def gui_main(args: argparse.Namespace) -> int:
         import pstats
 
         profile.disable()
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
+        pstats.Stats(profile).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(45)
     p95 = percentile([c * 1000 for c in cpu], 95)
     out = {
         "fixture": Path(fixture).name,

@@ -90,11 +90,20 @@ class Line:
 
     raw: list[dict[str, Any]] = field(default_factory=list)
     name: str = "main"
+    _seen: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
+    """(entries looked at, highest id among them): only new entries are read."""
 
     def next_id(self) -> int:
-        """The id the next entry gets."""
-        ids = [int(a["id"]) for a in self.raw if isinstance(a.get("id"), int)]
-        return max(ids, default=0) + 1
+        """The id the next entry gets (above every id ever in the log)."""
+        count, top = self._seen
+        if count > len(self.raw):  # entries were taken out: read them all again
+            count, top = 0, 0
+        for entry in self.raw[count:]:
+            found = entry.get("id")
+            if isinstance(found, int) and not isinstance(found, bool) and found > top:
+                top = found
+        self._seen = (len(self.raw), top)
+        return top + 1
 
 
 class GameSession(QObject):
