@@ -64,6 +64,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d16_1822ca_acquisition_tile_same_hex"),
     pytest.param("d17_1822ca_order_after_emergency_sale", marks=pytest.mark.slow,
                  id="d17_1822ca_order_after_emergency_sale"),
+    pytest.param("d18_1822ca_token_hex_reservation",
+                 id="d18_1822ca_token_hex_reservation"),
     pytest.param("d12_1867_turn_open_while_par_listed",
                  id="d12_1867_turn_open_while_par_listed"),
 ])

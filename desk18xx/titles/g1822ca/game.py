@@ -18,7 +18,7 @@ from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.data import TitleData, load_title
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup, PhaseDef
-from desk18xx.engine.map.board import Board
+from desk18xx.engine.map.board import Board, HexState
 from desk18xx.engine.map.upgrades import TrackRules
 from desk18xx.engine.market import Market
 from desk18xx.engine.state import (
@@ -889,10 +889,22 @@ class G1822CA(Game):
         node = st.geo.city_nodes[city]
         if (st.hex_id, node) not in graph_for(self.map).reach(corp).nodes:
             return False
+        return self._city_open(st, city, corp)
+
+    @staticmethod
+    def _city_open(st: HexState, city: int, corp: str) -> bool:
+        """A slot for ``corp`` in that city of a reached hex (18xx ``City#tokenable?``)."""
         # extra-slot tokens (P10) count: 18xx City#tokened_by? looks at both
         if any(t.corp == corp for t in st.city_tokens(city)):
             return False
-        return corp in st.reserved[city] or st.free_slots(city) > 0
+        if corp in st.reserved[city]:
+            return True
+        if st.free_slots(city) <= 0:
+            return False
+        # another company's home reservation on the whole hex keeps one free slot each
+        # (18xx Tile#token_blocked_by_reservation?)
+        others = sum(1 for r in st.hex_reservations if r != corp)
+        return not others or sum(st.free_slots(c) for c in range(len(st.tokens))) > others
 
     def can_token_somewhere(self, corp: str) -> bool:
         """A reachable city with a free slot (18xx ``graph.can_token?``), approximately."""
@@ -907,10 +919,7 @@ class G1822CA(Game):
             st = board.hex(hid)
             if node not in st.geo.city_nodes:
                 continue
-            city = st.geo.city_nodes.index(node)
-            if any(t.corp == corp for t in st.city_tokens(city)):
-                continue
-            if corp in st.reserved[city] or st.free_slots(city) > 0:
+            if self._city_open(st, st.geo.city_nodes.index(node), corp):
                 return True
         return False
 
