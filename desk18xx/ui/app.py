@@ -139,13 +139,18 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
 
     IdleCollector(session, window)  # full garbage passes while idle, not during a move
     app.installEventFilter(FileOpenFilter(window))
-    from desk18xx.ui.files import start_autosave
-
-    restored = start_autosave(window.files, session, restore=file is None)
     if error is not None:
         window.statusBar().showMessage(error)
-    if email_move:
-        QTimer.singleShot(0, lambda: window.files.open_email_move(file))
-    elif file is None and not restored:
-        QTimer.singleShot(0, window.new_game)  # choose title, players and seed first
+
+    def after_first_frame() -> None:
+        """Autosave (offering a crashed game back), then what the user came for."""
+        from desk18xx.ui.files import start_autosave
+
+        restored = start_autosave(window.files, session, restore=file is None)
+        if email_move and file is not None:
+            window.files.open_email_move(file)
+        elif file is None and not restored:
+            window.new_game()  # choose title, players and seed first
+
+    QTimer.singleShot(0, after_first_frame)  # the window shows first
     return app.exec()
