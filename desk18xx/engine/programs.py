@@ -133,26 +133,18 @@ def record(game: Game, action: Action) -> None:
     if not game.is_player(action.entity):
         raise IllegalAction(f"{action.type}: only a player can program actions, "
                             f"not {action.entity}")
+    if isinstance(action, ProgramBuyShares) and (action.corporation is None
+                                                 or action.until_condition is None):
+        raise IllegalAction("program_buy_shares needs a corporation and a condition")
     orders = game.programs_in_force.setdefault(action.entity, [])
-    if isinstance(action, ProgramDisable):
-        _remove(orders, action.original_type)
-    else:
-        if isinstance(action, ProgramBuyShares) and (action.corporation is None
-                                                     or action.until_condition is None):
-            raise IllegalAction("program_buy_shares needs a corporation and a condition")
-        _remove(orders, action.type)
+    if orders:  # one order per player: a new order or a cancel replaces the last one
+        orders.pop()  # (18xx ``remove_programmed_action``, ALLOW_MULTIPLE_PROGRAMS false)
+    if not isinstance(action, ProgramDisable):
         orders.append(Program(action, _started(game), _corporations(game),
                               since=len(game.share_history),
                               winning=_winning(game, action.entity)))
     if not orders:
         del game.programs_in_force[action.entity]
-
-
-def _remove(orders: list[Program], kind: str | None) -> None:
-    """One order per player: the last one goes (18xx ``remove_programmed_action``)."""
-    del kind  # with one order per player, any new order or cancel replaces the last
-    if orders:
-        orders.pop()
 
 
 def drop_stale(game: Game) -> None:

@@ -136,6 +136,7 @@ def test_a_disable_cancels_and_a_new_order_replaces_the_last() -> None:
         game.process(ProgramSharePass("CNR", entity_type="corporation"))
     with pytest.raises(IllegalAction, match="corporation and a condition"):
         game.process(ProgramBuyShares("1"))
+    assert game.programs_in_force == {}  # a refused order changes nothing
 
 
 def merger_round_game() -> tuple[Game, str, str]:
