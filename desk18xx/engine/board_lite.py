@@ -104,6 +104,21 @@ def _neighbour_table(hexdefs: Mapping[str, HexDef]) -> dict[tuple[str, int], str
     return table
 
 
+_ROWS: dict[int, tuple[Mapping[str, HexDef], dict[str, tuple[str | None, ...]]]] = {}
+
+
+def _neighbour_rows(hexdefs: Mapping[str, HexDef]) -> dict[str, tuple[str | None, ...]]:
+    """Hex -> its six neighbours across passable sides (:func:`_neighbour_table` by row)."""
+    key = id(hexdefs)
+    hit = _ROWS.get(key)
+    if hit is not None and hit[0] is hexdefs:
+        return hit[1]
+    table = _neighbour_table(hexdefs)
+    rows = {h: tuple(table[(h, e)] for e in range(6)) for h in hexdefs}
+    _ROWS[key] = (hexdefs, rows)
+    return rows
+
+
 def shape(tile: TileDef, rotation: int) -> TileShape:
     """The adjacency of ``tile`` turned ``rotation`` sixths (cached)."""
     key = (id(tile), rotation)
@@ -218,7 +233,7 @@ class Board:
     """Number of tiles laid (part of the reachability cache key)."""
     _reach_cache: dict[str, tuple[object, tuple[set[tuple[str, int]], dict[str, set[int]]]]] = \
         field(default_factory=dict, repr=False, compare=False)
-    _slot_lists: tuple[int, list[list[str | None]]] | None = \
+    _slot_lists: tuple[int, list[tuple[str, int, list[str | None]]]] | None = \
         field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -359,8 +374,8 @@ class Board:
 
     def corp_tokens(self, corp: str) -> Iterator[tuple[str, int, int]]:
         """(hex, city, slot) of every token of ``corp``."""
-        for hex_id, cities in self.tokens.items():
-            for ci, slots in enumerate(cities):
+        for hex_id, ci, slots in self._cities():
+            if corp in slots:
                 for si, s in enumerate(slots):
                     if s == corp:
                         yield hex_id, ci, si
@@ -386,17 +401,22 @@ class Board:
             return None
         return other, back
 
-    def _state_key(self) -> tuple[int, tuple[tuple[str | None, ...], ...]]:
-        """What the reachability walks depend on: lays and every token slot.
+    def _cities(self) -> list[tuple[str, int, list[str | None]]]:
+        """(hex, city, slot list) of every city, in board order.
 
         The slot lists of a hex are replaced only by :meth:`lay` (which counts
-        ``lays``), so the flat list of them is kept per ``lays``.
+        ``lays``), so the list is kept per ``lays``; slots change in place.
         """
         flat = self._slot_lists
         if flat is None or flat[0] != self.lays:
-            flat = (self.lays, [c for cities in self.tokens.values() for c in cities])
+            flat = (self.lays, [(h, ci, slots) for h, cities in self.tokens.items()
+                                for ci, slots in enumerate(cities)])
             self._slot_lists = flat
-        return (self.lays, tuple(map(tuple, flat[1])))
+        return flat[1]
+
+    def _state_key(self) -> tuple[int, tuple[tuple[str | None, ...], ...]]:
+        """What the reachability walks depend on: lays and every token slot."""
+        return (self.lays, tuple(tuple(c[2]) for c in self._cities()))
 
     def _cached(self, cache_key: str, key: object) -> tuple[set[tuple[str, int]],
                                                            dict[str, set[int]]] | None:
@@ -462,7 +482,7 @@ class Board:
         left is recorded in it; a ``limit`` stops the walk once that many
         nodes are found.
         """
-        table = _neighbour_table(self.hexdefs)
+        rows = _neighbour_rows(self.hexdefs)
         placed_map = self.placed
         tokens = self.tokens
         starts = set(start_nodes)
@@ -494,9 +514,12 @@ class Board:
                                 friends and any(x in friends for x in slots)):
                             continue
                 sh = placed.shape
-                out_edges = sh.node_edges[idx] - {came}
-                node_stack.extend((hex_id, m, _FROM_NODE + idx) for m in sh.node_nodes[idx]
-                                  if came != _FROM_NODE + m)
+                out_edges = sh.node_edges[idx]
+                if came in out_edges:
+                    out_edges = out_edges - {came}
+                for m in sh.node_nodes[idx]:
+                    if came != _FROM_NODE + m:
+                        node_stack.append((hex_id, m, _FROM_NODE + idx))
             else:
                 item = edge_stack.pop()
                 if item in seen_edges:
@@ -506,18 +529,21 @@ class Board:
                 sh = placed_map[hex_id].shape
                 if edges is not None:
                     edges.setdefault(hex_id, set()).add(idx)
-                node_stack.extend((hex_id, m, idx) for m in sh.edge_nodes.get(idx, ()))
+                for m in sh.edge_nodes.get(idx, ()):
+                    node_stack.append((hex_id, m, idx))
                 out_edges = sh.edge_edges.get(idx, frozenset())
+            if not out_edges:
+                continue
+            row = rows[hex_id]
             for e in out_edges:
-                other = table[(hex_id, e)]
+                other = row[e]
+                back = (e + 3) % 6
                 if edges is not None:
                     edges.setdefault(hex_id, set()).add(e)
                     if other is not None:
-                        edges.setdefault(other, set()).add((e + 3) % 6)
-                if other is not None:
-                    back = (e + 3) % 6
-                    if back in placed_map[other].shape.exits:
-                        edge_stack.append((other, back))
+                        edges.setdefault(other, set()).add(back)
+                if other is not None and back in placed_map[other].shape.exits:
+                    edge_stack.append((other, back))
         return nodes
 
     def passable(self, hex_id: str, edge: int) -> bool:

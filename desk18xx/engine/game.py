@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import attrgetter
 from typing import Any
 
 from desk18xx.engine.actions import STATE_NEUTRAL, Action, EndGame, Message, Pass
@@ -35,6 +37,8 @@ from desk18xx.engine.state import (
     Share,
     Train,
 )
+
+_OWNER = attrgetter("owner")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +198,8 @@ class Game:
 
     def president(self, corp: str) -> str | None:
         """Holder of the president's certificate (the owner)."""
-        for s in self.shares.values():
-            if s.corp == corp and s.president:
+        for s in self.shares_of_corp(corp):
+            if s.president:
                 return s.owner if self.is_player(s.owner) else None
         return None
 
@@ -205,8 +209,9 @@ class Game:
 
     def num_certs(self, pid: str) -> int:
         """Certificates counting against the limit (privates included)."""
-        n = sum(1 for s in self.shares.values() if s.owner == pid
-                and self.corps[s.corp].kind is not CorpKind.NATIONAL)
+        shares = list(self.shares.values())
+        held = compress(shares, map(pid.__eq__, map(_OWNER, shares)))  # C speed
+        n = sum(1 for s in held if self.corps[s.corp].kind is not CorpKind.NATIONAL)
         return n + sum(1 for c in self.companies.values() if c.owner == pid and not c.closed)
 
     def move_shares(self, share_ids: Iterable[str], to: str) -> None:

@@ -162,6 +162,9 @@ class BuySellParShares(Step):
 
     def can_buy_any(self, game: Game, player: str) -> bool:
         """Some share can be bought."""
+        gm = g(game)
+        if self.bought() or gm.num_certs(player) >= gm.cert_limit:
+            return False  # can_buy_share refuses every share (counted once here)
         seen: set[tuple[str, str]] = set()
         for s in game.shares.values():
             key = (s.corp, s.owner)

@@ -51,8 +51,9 @@ class BuyTrainStep(Step):
         """Some train is buyable."""
         gm = g(game)
         prices = [t.price for t in game.depot_trains()]
-        if self.other_trains(game, entity):
-            prices.append(1)
+        if any(corp.trains and cid != entity and not corp.closed
+               and corp.kind is not CorpKind.NATIONAL for cid, corp in game.corps.items()):
+            prices.append(1)  # some other company has a train (other_trains is not empty)
         can = self.room(game, entity) and bool(prices) and self.power(game, entity) >= min(
             prices)
         if not can and gm.phase.name == "8":
