@@ -29,6 +29,8 @@ BOX_HEADERS = ("Box", "Next bid", "Bids", "Company")
 BIDDER_HEADERS = ("Player", "Free", "Committed", "Tokens", "Bids on")
 _KIND_LABEL = {"minor": "Minor", "concession": "Concession", "private": "Private"}
 _KIND_COLOUR = {"minor": "#dbe9ff", "concession": "#ffe3c4", "private": "#e4f4d8"}
+ROW = 22
+"""Height of a table row (as in the other docks)."""
 ACTING = "#ffe680"
 """Background of the acting player (as in the players dock)."""
 
@@ -115,7 +117,7 @@ def _table(model: RowsModel) -> QTableView:
     view = QTableView()
     view.setModel(model)
     view.verticalHeader().setVisible(False)
-    view.verticalHeader().setDefaultSectionSize(22)
+    view.verticalHeader().setDefaultSectionSize(ROW)
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     view.horizontalHeader().setStretchLastSection(True)
@@ -146,6 +148,8 @@ class BidBoxesWidget(QWidget):
         self.bidders_model = _TextModel(BIDDER_HEADERS, frozenset({4}), self)
         self.boxes_view = _table(self.boxes_model)
         self.bidders_view = _table(self.bidders_model)
+        self.boxes_view.setMinimumHeight(ROW * 5 + ROW)  # header and five boxes at least
+        self.bidders_view.setMinimumHeight(ROW * 3 + ROW)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.header)
