@@ -80,11 +80,11 @@ class TrackGraph:
         self.serial = board.serial
         self._impassable = frozenset(impassable_colors)
         self._states: dict[HexId, HexState] = board.state_map()
-        self._open: dict[HexId, tuple[HexId | None, ...]] = {}
-        self._links: dict[tuple[HexId, int], tuple[PathRef, ...]] = {}
+        self._rows: dict[HexId, _Row] = {}
+        """Per hex, what a walk needs of it (:meth:`_row`)."""
         self._reach: dict[str, Reach] = {}
         self._walked: dict[str, frozenset[HexId]] = {}
-        """Per reached company: hexes with its tokens or with track it walked."""
+        """Per reached company: the hexes its walk read (:meth:`_compute`)."""
         self._each: dict[str, list[frozenset[NodeRef]]] = {}
         self._enough: dict[str, bool] = {}
         self._tokens: dict[str, list[NodeRef]] | None = None
@@ -96,10 +96,8 @@ class TrackGraph:
             self._derive(base)
             return
         self._order = {hid: i for i, hid in enumerate(self._states)}
-        for hid, st in self._states.items():
-            self._open[hid] = self._open_row(hid, st)
-        for hid, st in self._states.items():
-            self._link_row(hid, st)
+        for hid in self._states:
+            self._rows[hid] = self._row(hid)
 
     def _can_derive(self, base: TrackGraph) -> bool:
         return (base._impassable == self._impassable
@@ -115,28 +113,30 @@ class TrackGraph:
         # only track and borders feed the links; tokens only decide blocking
         track = {h for h in changed
                  if old[h].geo is not new[h].geo or old[h].borders != new[h].borders}
-        self._open = dict(base._open)
-        self._links = dict(base._links)
-        around = set(track)
+        # a hex's openings and links depend on its neighbours' track as well
+        around = set(changed)
         for hid in track:
             around.update(n for n in self.board.neighbours(hid) if n is not None)
+        self._rows = dict(base._rows)
         for hid in around:
-            self._open[hid] = self._open_row(hid, self._states[hid])
-        for hid in around:
-            for edge in range(6):
-                self._links.pop((hid, edge), None)
-            self._link_row(hid, self._states[hid])
+            self._rows[hid] = self._row(hid)
         moved: set[str] = set()
         for hid in changed:
             moved |= _corps_on(old[hid])
             moved |= _corps_on(new[hid])
         tokens_only = changed - track
-        # a walk reads the track, links and openings of the hexes it walks (these
-        # depend on the hex and its neighbours: the hexes ``around`` a track change)
-        # and whether their cities block it
+        # A walk reads the track, openings and cities of the hexes it walks and,
+        # across each edge it leaves one by, the track of the neighbour there: it
+        # records that neighbour's facing edge, so the neighbour is one of its edge
+        # hexes (``_walked`` holds both).  Whether a side facing a hex of an
+        # impassable colour is open depends on that hex's track as well.
+        looked = set(track)
+        for hid in track:
+            if self.board.hex_def(hid).tile.color in self._impassable:
+                looked.update(n for n in self.board.neighbours(hid) if n is not None)
         for corp, reach in base._reach.items():
             walked = base._walked[corp]
-            if corp in moved or not walked.isdisjoint(around):
+            if corp in moved or not walked.isdisjoint(looked):
                 continue
             if any(_blocking(old[h], corp) != _blocking(new[h], corp)
                    for h in tokens_only if h in walked):
@@ -154,19 +154,20 @@ class TrackGraph:
             for corp in moved:
                 self._tokens[corp] = self._token_list(corp, base._tokens.get(corp, []), changed)
 
-    def _open_row(self, hid: HexId, st: HexState) -> tuple[HexId | None, ...]:
-        return tuple(self._open_neighbour(hid, st, edge) for edge in range(6))
-
-    def _link_row(self, hid: HexId, st: HexState) -> None:
-        row = self._open[hid]
-        for edge in st.geo.exits:
-            nid = row[edge]
-            if nid is None:
+    def _row(self, hid: HexId) -> _Row:
+        """The walk's view of one hex: its geometry, path table, open sides, the
+        neighbour paths continuing each side, and per node who may pass a full city."""
+        st = self._states[hid]
+        geo = st.geo
+        opened = tuple(self._open_neighbour(hid, st, edge) for edge in range(6))
+        links: list[tuple[PathRef, ...]] = []
+        for edge, nid in enumerate(opened):
+            if nid is None or edge not in geo.exits:
+                links.append(())
                 continue
             back = opposite(edge)
-            targets = tuple((nid, j) for j in self._states[nid].geo.edge_paths[back])
-            if targets:
-                self._links[(hid, edge)] = targets
+            links.append(tuple((nid, j) for j in self._states[nid].geo.edge_paths[back]))
+        return geo, _table(geo), opened, tuple(links), _passers(st)
 
     def _open_neighbour(self, hid: HexId, st: HexState, edge: int) -> HexId | None:
         nid = self.board.neighbour(hid, edge)
@@ -181,11 +182,11 @@ class TrackGraph:
 
     def neighbour(self, hex_id: str, edge: int) -> HexId | None:
         """The hex across ``edge`` if track may cross that side."""
-        return self._open[HexId(hex_id)][edge]
+        return self._rows[HexId(hex_id)][2][edge]
 
     def links(self, hex_id: str, edge: int) -> tuple[PathRef, ...]:
         """Paths of the neighbour that continue track leaving ``hex_id`` at ``edge``."""
-        return self._links.get((HexId(hex_id), edge), ())
+        return self._rows[HexId(hex_id)][3][edge]
 
     def state(self, hex_id: str) -> HexState:
         """The hex state this graph was built from."""
@@ -262,7 +263,8 @@ class TrackGraph:
         return found
 
     def _compute(self, corp: str) -> tuple[Reach, frozenset[HexId]]:
-        """The walk from ``corp``'s tokens, and the hexes it walked (token hexes included)."""
+        """The walk from ``corp``'s tokens, and the hexes whose state it read: token
+        hexes, hexes with track it walked, and the hexes across the edges it left by."""
         starts = self.token_nodes(corp)
         walk = self._walk(corp, starts, frozenset())
         assert walk is not None
@@ -271,9 +273,9 @@ class TrackGraph:
             here = edges.get(hid)
             if here is None:
                 edges[hid] = here = set()
-            here.update(e for e, nid in enumerate(self._open[hid]) if nid is not None)
+            here.update(e for e, nid in enumerate(self._rows[hid][2]) if nid is not None)
         walked = {hid for hid, _p in walk.paths}
-        walked.update(hid for hid, _n in starts)
+        walked.update(edges)  # token hexes and the hexes across the edges it left by
         reach = Reach(
             nodes=frozenset(walk.nodes),
             paths=frozenset(walk.paths),
@@ -293,31 +295,28 @@ class TrackGraph:
         edges recorded are those it is left by (and the starts), which with the
         sides of crossed edges cover both ends of every path walked.
         """
-        states = self._states
-        links = self._links
-        opened = self._open
+        rows = self._rows
         junction, city_kind, offboard = NodeKind.JUNCTION, NodeKind.CITY, NodeKind.OFFBOARD
         paths: set[PathRef] = set()
         nodes: set[NodeRef] = set(starts)
         edges: dict[HexId, set[int]] = {}
         count = 0
         if enough:
-            count = sum(1 for h, n in nodes if states[h].geo.kinds[n] is not junction)
+            count = sum(1 for h, n in nodes if rows[h][0].kinds[n] is not junction)
             if count >= enough:
                 return None
         seen: set[tuple[HexId, int, int]] = set()
         stack: list[tuple[HexId, int, int]] = []
         for hid, n in starts:
-            for p in states[hid].geo.node_paths[n]:
+            for p in rows[hid][0].node_paths[n]:
                 item = (hid, p, NODE + n)
                 if item not in seen:
                     seen.add(item)
                     stack.append(item)
         while stack:
             hid, p, came = stack.pop()
-            st = states[hid]
-            geo = st.geo
-            a, b, terminal, skip = _table(geo)[p]
+            geo, table, opened, links, passers = rows[hid]
+            a, b, terminal, skip = table[p]
             if skip:
                 continue
             paths.add((hid, p))
@@ -329,7 +328,7 @@ class TrackGraph:
                 if here is None:
                     edges[hid] = here = set()
                 here.add(end)
-                nid = opened[hid][end]
+                nid = opened[end]
                 if nid is None:
                     continue
                 back = _OPPOSITE[end]
@@ -337,7 +336,7 @@ class TrackGraph:
                 if there is None:
                     edges[nid] = there = set()
                 there.add(back)
-                for nid, q in links.get((hid, end), ()):
+                for nid, q in links[end]:
                     item = (nid, q, back)
                     if item not in seen:
                         seen.add(item)
@@ -357,8 +356,10 @@ class TrackGraph:
             if kind is not junction:
                 if terminal or kind is offboard:
                     continue
-                if kind is city_kind and st.city_blocks(geo.city_nodes.index(node), corp):
-                    continue
+                if kind is city_kind:
+                    allowed = passers[node]
+                    if allowed is not None and corp not in allowed:
+                        continue
             for q in geo.node_paths[node]:
                 if q != p:
                     item = (hid, q, end)
@@ -398,6 +399,28 @@ def _table(geo: Geometry) -> tuple[PathRow, ...]:
         found = tuple(rows)
         _TABLES[geo] = found
     return found
+
+
+_Row = tuple[
+    Geometry,
+    tuple[PathRow, ...],
+    tuple[HexId | None, ...],
+    tuple[tuple[PathRef, ...], ...],
+    tuple[frozenset[str] | None, ...],
+]
+
+
+def _passers(st: HexState) -> tuple[frozenset[str] | None, ...]:
+    """Per node of the hex: for a city full of tokens, the companies that may pass
+    it (tokens in a slot or beside; :meth:`HexState.city_blocks`), else None."""
+    out: list[frozenset[str] | None] = [None] * len(st.geo.kinds)
+    for c, n in enumerate(st.geo.city_nodes):
+        slots = st.tokens[c]
+        if any(t is None or t.kind == "neutral" for t in slots):
+            continue
+        out[n] = frozenset(t.corp for t in slots if t is not None).union(
+            t.corp for t in st.extra_tokens[c])
+    return tuple(out)
 
 
 def _blocking(st: HexState, corp: str) -> tuple[bool, ...]:
