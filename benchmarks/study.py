@@ -243,12 +243,14 @@ def main() -> int:
 
     nodes = list(study.tree.nodes())
     times: list[float] = []
+    cpu: list[float] = []
     for _ in range(args.jumps):
         node = rng.choice(nodes)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         study.go_to(node)
         _ = study.game
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
     ms = [t * 1000 for t in times]
     p95 = percentile(ms, 95)
     out = {
@@ -261,6 +263,7 @@ def main() -> int:
         "jump_ms": {"p50": round(percentile(ms, 50), 2), "p95": round(p95, 2),
                     "p99": round(percentile(ms, 99), 2), "max": round(max(ms), 2),
                     "mean": round(statistics.fmean(ms), 2)},
+        "jump_cpu_ms": stats_ms(cpu),
         "snapshots": len(study.cache),
         "snapshot_mb": round(study.cache.snapshot_bytes() / 1e6, 1),
         "import_and_replay_s": round(built, 1),
