@@ -209,3 +209,23 @@ def test_the_tray_draws_its_tiles_ahead_and_keeps_equal_items(qtbot) -> None:  #
     tray.set_tiles([TileChoice(t.name, t, (), 0, "none left") for t in tiles])
     assert tray.count() == len(tiles) and tray.item(0) is not first
     assert tray.tile_names(usable_only=True) == []
+
+
+def test_asking_the_engine_for_some_move_types_gives_those_moves(qtbot) -> None:  # type: ignore[no-untyped-def]
+    imported = load_export(FIXTURES / "1822CA" / "1822CA_game_end_bank.json")
+    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                      imported.seed, tuple(imported.optional_rules) + IMPORT_OPTIONS)
+    game = find_title(setup.title).new_game(setup)
+    runs = compared = 0
+    for i, raw in enumerate(imported.actions[:900]):
+        game.process(action_from_dict(raw))
+        if i % 9:
+            continue
+        legal = game.legal_actions().types
+        types = frozenset(t for t in legal if t != "run_routes") | {"choose"}
+        everything = game.legal_moves(random.Random(0))
+        assert game.legal_moves_of(random.Random(0), types) == [
+            m for m in everything if m.type in types], f"after action {i}"
+        compared += 1
+        runs += "run_routes" in legal  # a run's routes are not searched for these
+    assert compared > 50 and runs > 3
