@@ -14,10 +14,23 @@ if TYPE_CHECKING:
 
 def g(game: Game) -> G1822CA:
     """The game as a 1822CA game."""
-    from desk18xx.titles.g1822ca.game import G1822CA
-
-    assert isinstance(game, G1822CA)
+    if TYPE_CHECKING:
+        assert isinstance(game, G1822CA)
+    elif not _TYPES:
+        _load_types()
+    assert isinstance(game, _TYPES[0])
     return game
+
+
+_TYPES: list[type] = []
+"""The game and operating round classes, imported on first use (they import the steps)."""
+
+
+def _load_types() -> None:
+    from desk18xx.titles.g1822ca.game import G1822CA
+    from desk18xx.titles.g1822ca.rounds import OperatingRound
+
+    _TYPES[:] = [G1822CA, OperatingRound]
 
 
 class OrStep(Step):
@@ -25,9 +38,11 @@ class OrStep(Step):
 
     def orr(self) -> OperatingRound:
         """The operating round."""
-        from desk18xx.titles.g1822ca.rounds import OperatingRound
-
-        assert isinstance(self.round, OperatingRound)
+        if TYPE_CHECKING:
+            assert isinstance(self.round, OperatingRound)
+        elif not _TYPES:
+            _load_types()
+        assert isinstance(self.round, _TYPES[1])
         return self.round
 
     def corp(self) -> str:
