@@ -532,6 +532,27 @@ class Board:
         self._set(dataclasses.replace(st, tokens=tuple(tokens)))
         return found
 
+    def compact_city(self, hex_id: str, city: int) -> None:
+        """Move tokens of added (cheater) slots into free slots and drop the empty added
+        slots (18xx.games ``remove_cheater_slot!`` after a token leaves a city)."""
+        st = self.hex(hex_id)
+        normal = max(st.tile.cities[city].slots, 1)
+        slots = list(st.tokens[city])
+        res = list(st.reserved[city])
+        while len(slots) > normal:
+            free = [i for i in range(normal) if slots[i] is None and res[i] is None]
+            if slots[-1] is not None and not free:
+                break
+            last = slots.pop()
+            res.pop()
+            if last is not None:
+                slots[free[0]] = last
+        if len(slots) == len(st.tokens[city]):
+            return
+        tokens, reserved = list(st.tokens), list(st.reserved)
+        tokens[city], reserved[city] = tuple(slots), tuple(res)
+        self._set(dataclasses.replace(st, tokens=tuple(tokens), reserved=tuple(reserved)))
+
     def remove_corp_tokens(self, corp: str) -> list[tuple[HexId, int, int]]:
         """Remove every token of ``corp``; returns (hex, city, slot) of each (slot -1 extra)."""
         out: list[tuple[HexId, int, int]] = []

@@ -813,6 +813,7 @@ class G1822CA(Game):
         self.map.place_token(hex_id, city, corp, kind="destination", cheater=True)
         self.destinated.add(corp)
         self.destination_at[corp] = (hex_id, city)
+        self.remove_extra_tokens(hex_id)
 
     def winnipeg_token_open(self, corp: str, company: str) -> bool:
         """P10 can be used by ``corp`` now (owned, open, an exchange token left)."""
@@ -948,9 +949,33 @@ class G1822CA(Game):
         if total > self.cash[corp]:
             raise IllegalAction(f"{corp} cannot pay ${total} for this tile")
         map_lay_tile(board, hex_id, tile_id, rotation, self.track_rules)
+        self.remove_extra_tokens(hex_id)
         if total:
             self.transfer(corp, BANK, total)
         self.update_qmoo_home(hex_id)
+
+    def remove_extra_tokens(self, hex_id: str) -> None:
+        """RB 5.7.36: a company left with two tokens in one station (merged by an
+        upgrade, or beside its destination token) returns one to its charter, unrefunded
+        (18xx G1822 ``remove_extra_tokens!``: never the destination token; the newest of
+        its tokens goes back, priced $100)."""
+        board = self.map
+        st = board.hex(hex_id)
+        for city in range(len(st.tokens)):
+            here = [t.corp for t in st.tokens[city] if t is not None] + [
+                t.corp for t in st.extra_tokens[city] if t.kind == "destination"]
+            for corp in sorted(set(here)):
+                for _ in range(here.count(corp) - 1):
+                    cur = board.hex(hex_id)
+                    slot = next((i for i, t in enumerate(cur.tokens[city]) if t is not None
+                                 and t.corp == corp and t.kind == "normal"), None)
+                    mine = [t for t in self.corps[corp].tokens if t.hex == hex_id]
+                    if slot is None or not mine:
+                        break
+                    board.remove_token(hex_id, city, slot)
+                    back = mine[-1]
+                    back.hex, back.city, back.price = None, None, 100
+                    board.compact_city(hex_id, city)
 
     def _advanced_colour(self, hex_id: str, name: str, color: Color) -> Color:
         """P12: a plain or single-town tile of the next colour on a hex of the newest
