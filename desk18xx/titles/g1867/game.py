@@ -48,7 +48,9 @@ class G1867(Game):
         n = len(self.players)
         low = 2 if self.config.compat_18xxgames else 3  # card: 3-6 players
         if not low <= n <= 6:
-            raise IllegalAction(f"1867 is for {low}-6 players, not {n}")
+            hint = " (2 players: 18xx.games' variant, option compat_18xxgames)" \
+                if n == 2 else ""
+            raise IllegalAction(f"1867 is for {low}-6 players, not {n}{hint}")
         self.cash[BANK] = R.BANK_CASH
         for p in self.players:
             self.transfer(BANK, p.id, R.STARTING_CASH[n])
