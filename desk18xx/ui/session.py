@@ -669,7 +669,9 @@ class GameSession(QObject):
         if len(path) != len(entries):
             return None
         for node, raw in zip(path, entries, strict=True):
-            if node.action is not raw and action_key(node.action or {}) != action_key(raw):
+            if node.action is raw or node.action == raw:  # equal entries: no keys to make
+                continue
+            if action_key(node.action or {}) != action_key(raw):
                 return None
         return path
 
