@@ -68,6 +68,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d18_1822ca_token_hex_reservation"),
     pytest.param("d19_1822ca_ers_merged_station_token",
                  id="d19_1822ca_ers_merged_station_token"),
+    pytest.param("d20_1822ca_wrs_acquisition_shares_keep_director",
+                 id="d20_1822ca_wrs_acquisition_shares_keep_director"),
     pytest.param("d12_1867_turn_open_while_par_listed",
                  id="d12_1867_turn_open_while_par_listed"),
 ])

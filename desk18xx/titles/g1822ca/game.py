@@ -1259,7 +1259,9 @@ class G1822CA(Game):
             self.transfer(corp, owner, diff)
         for s in self.ipo_shares(corp)[:shares]:
             s.owner = owner
-        self.check_president(corp, self.president(corp))
+        if not self.config.compat_18xxgames:
+            # RB 3.3.3; 18xx.games moves the shares without a director check (D20)
+            self.check_president(corp, self.president(corp))
         self.transfer(minor, corp, self.cash[minor])
         for cid in list(self.corps[minor].companies):
             self.corps[minor].companies.remove(cid)
