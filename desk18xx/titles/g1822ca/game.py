@@ -560,7 +560,8 @@ class G1822CA(Game):
             self.end_trigger = ("bank", "full_or" if in_or else "current_or")
             if in_or and self.config.extra_or_on_bank_break:
                 self.operating_rounds += 1
-        elif any(self.price(c) in self.end_prices for c in self.corps if self.market.cell(c)):
+        elif any(self.market.cells[at].price in self.end_prices
+                 for c, at in self.market.where.items() if c in self.corps):
             self.end_trigger = ("stock_market", "current_or")
 
     def end_now(self, round_num: int) -> bool:

@@ -25,7 +25,7 @@ from desk18xx.engine.actions import (
 )
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
-from desk18xx.engine.state import BANK, POOL
+from desk18xx.engine.state import BANK, POOL, CorpKind
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.shares import (
     buy_share,
@@ -104,7 +104,7 @@ class BuySellParShares(Step):
         if can_sell:
             out.append(SellShares)
         if self.bid_actions == 0 and not self.bought:
-            if any(gm.is_major(c) and corp.ipoed for c, corp in gm.corps.items()):
+            if any(corp.kind is CorpKind.MAJOR and corp.ipoed for corp in gm.corps.values()):
                 out.append(BuyShares)
             if self._can_start_any(game, entity):
                 out.append(Par)
@@ -114,7 +114,8 @@ class BuySellParShares(Step):
         """A concession to convert (phases 2-4) or, from phase 5, any unstarted major."""
         gm = g(game)
         if gm.has_status("can_par"):
-            return any(gm.is_major(c) and not corp.ipoed for c, corp in gm.corps.items())
+            return any(corp.kind is CorpKind.MAJOR and not corp.ipoed
+                       for corp in gm.corps.values())
         if not gm.has_status("can_convert_concessions"):
             return False
         return any(cid.startswith("C") and c.owner == player and not c.closed
