@@ -70,6 +70,12 @@ def sell_shares(gm: G1822CA, player: str, share_ids: tuple[str, ...],
             (gm.percent_of(p.id, corp) for p in gm.players if p.id != player), default=0):
         raise IllegalAction(f"{player} stays director of {corp}: sell ordinary certificates "
                             "(RB 3.3.3)")
+    if any(s.president for s in shares) and any(
+            s.owner == player and not s.president and s.id not in share_ids
+            for s in gm.shares_of_corp(corp)):
+        # 18xx.games bundles a player's certificates ordinary ones first (D21)
+        raise IllegalAction(f"{player} sells the ordinary {corp} certificates before the "
+                            "director's certificate")
     gm.transfer(BANK, player, price * pct // 10)
     pres = next(s for s in shares if s.president) if any(s.president for s in shares) else None
     for s in shares:

@@ -73,6 +73,25 @@ def test_d14_a_director_who_stays_director_sells_an_ordinary_certificate() -> No
     assert game.president("CPR") == p1
 
 
+def test_d21_ordinary_certificates_are_sold_before_the_directors() -> None:
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.titles.g1822ca.steps.trains import sellable_shares
+
+    game = _game()
+    _floated_cpr(game)
+    game.operating_history["CPR"] = 2
+    p0, p1, _, p3 = (p.id for p in game.players)
+    owners = {"CPR_0": p3, "CPR_4": p3, "CPR_1": p1, "CPR_2": p1, "CPR_3": p1}
+    for sid, owner in owners.items():
+        game.shares[sid].owner = owner
+    # p3 would lose the directorship either way; 18xx.games sells CPR_4 first
+    assert sellable_shares(game, p3, "1") == ["CPR_4"]
+    with pytest.raises(IllegalAction, match="before the director's certificate"):
+        sell_shares(game, p3, ("CPR_0",))
+    sell_shares(game, p3, ("CPR_0", "CPR_4"))
+    assert game.president("CPR") == p1
+
+
 def test_two_l_trains_may_not_run_in_the_same_city() -> None:
     from desk18xx.engine.actions import Route
     from desk18xx.engine.errors import IllegalAction

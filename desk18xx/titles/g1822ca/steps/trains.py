@@ -82,6 +82,9 @@ def sellable_shares(gm: G1822CA, player: str, corp: str,
         if s.president and gm.percent_of(player, s.corp) - s.percent >= max(
                 gm.percent_of(p.id, s.corp) for p in gm.players if p.id != player):
             continue  # still the director (RB 3.3.3): an ordinary certificate goes instead
+        if s.president and any(o.owner == player and o.corp == s.corp and not o.president
+                               for o in gm.shares.values()):
+            continue  # ordinary certificates go first (18xx.games sells them first, D21)
         # SELL_AFTER = :full_or_turn: the operating company's current turn does not count
         needed = 2 if s.corp == corp else 1
         if gm.operating_history.get(s.corp, 0) < needed \
