@@ -45,3 +45,11 @@ def test_playout_stops_at_a_broken_invariant(monkeypatch: pytest.MonkeyPatch,
     assert "seed 3, action index 25" in err
     line = json.loads(out.splitlines()[0])
     assert line["seed"] == 3 and line["players"] == 4 and not line["finished"]
+
+
+def test_no_merger_is_offered_once_every_major_has_started() -> None:
+    # seed 1098: all eight majors float while BBG and LPS are still minors; a merge
+    # started there could never name its major ("no legal move for BBG in MergeStep")
+    result = play_one("1867", 1098, None, ())
+    assert result.error is None, result.error
+    assert result.finished and result.actions > 600

@@ -306,9 +306,12 @@ class MergeStep(Step):
             return ()
         if self.converting or self.merge_major:
             return (Merge,)
-        out: list[type[Action]] = [Merge]
-        if self.merging is None and self.can_convert(game, entity):
-            out.append(Convert)
+        out: list[type[Action]] = []
+        # card: a minor "may become an unstarted major" - none left, nothing to do
+        if self.merging is not None or self.majors_available(game):
+            out.append(Merge)
+            if self.merging is None and self.can_convert(game, entity):
+                out.append(Convert)
         out.append(Pass)
         return tuple(out)
 
