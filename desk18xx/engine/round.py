@@ -126,6 +126,9 @@ class Round:
 
     kind: ClassVar[RoundKind]
 
+    _settled: Step | None = None
+    """Set only inside :meth:`process`, between skipping steps and ``after_process``."""
+
     def __init__(self, game: Game, step_types: tuple[type[Step], ...], round_num: int = 1
                  ) -> None:
         self.round_num = round_num
@@ -210,20 +213,44 @@ class Round:
         target.process(game, action)
         target.acted = True
         self.after_process_before_skip(game, action)
-        self.skip_steps(game)
-        self.after_process(game, action)
+        if type(self).skip_steps is Round.skip_steps:
+            self._settled = self._skip_steps(game)
+        else:
+            self.skip_steps(game)
+        try:
+            self.after_process(game, action)
+        finally:
+            self.__dict__.pop("_settled", None)  # the class default again; never saved
+
+    def settled_step(self, game: Game) -> Step | None:
+        """:meth:`active_step`, reusing the step ``skip_steps`` stopped at during
+        :meth:`process` when nothing has changed since (call it first thing in
+        :meth:`after_process`)."""
+        settled = self._settled
+        return settled if settled is not None else self.active_step(game)
 
     def skip_steps(self, game: Game) -> None:
         """Skip leading blocking-type steps that have nothing to offer."""
+        self._skip_steps(game)
+
+    def _skip_steps(self, game: Game) -> Step | None:
+        """:meth:`skip_steps`; returns the step it stopped at when it skipped none and
+        no step overrides ``is_blocking`` (that step is then the active step)."""
         current = self.entities[self.entity_index] if self.entities else None
         if current is not None and game.is_closed(current):
-            return
+            return None
+        skipped = False
         for step in self.steps:
             if not step.is_active(game) or not step.blocks:
                 continue
             if step.is_blocking(game):
-                break
+                if skipped or any(type(s).is_blocking is not Step.is_blocking
+                                  for s in self.steps):
+                    return None
+                return step
             step.skip(game)
+            skipped = True
+        return None
 
     def after_process_before_skip(self, game: Game, action: Action) -> None:
         """Hook before skipping."""
@@ -272,7 +299,7 @@ class PlayerStockRound(Round):
         return game.finished or all(p.passed for p in game.players)
 
     def after_process(self, game: Game, action: Action) -> None:
-        if self.active_step(game) is not None:
+        if self.settled_step(game) is not None:
             return
         self.next_entity(game)
 

@@ -136,7 +136,7 @@ class OperatingRound(Round):
         self.start_operating(game)
 
     def after_process(self, game: Game, action: Action) -> None:
-        if self.active_step(game) is not None:
+        if self.settled_step(game) is not None:
             return
         if not game.finished:
             self.next_entity(game)
@@ -178,7 +178,7 @@ class MergerRound(Round):
             self.next_entity(game)
 
     def after_process(self, game: Game, action: Action) -> None:
-        if self.active_step(game) is not None:
+        if self.settled_step(game) is not None:
             return
         self.converted = None
         self.pre_merge = None
