@@ -191,6 +191,9 @@ class G1822CA(Game):
                     self.depot.append(tid)
         self.train_base: dict[str, str] = {tid: t.name for tid, t in self.trains.items()}
         """Train id -> the card's base name (its ``sym``: ``L`` for a flipped 2)."""
+        self._crowding: dict[tuple[tuple[str, ...], int], bool] = {}
+        """:meth:`_over_limit` by train ids and limit; train names change only in
+        :meth:`set_variant`, which clears it."""
         self.bought_types: set[str] = set()
 
     def _setup_market(self) -> None:
@@ -322,6 +325,10 @@ class G1822CA(Game):
         """More than ``limit`` trains that count, or two of one special kind: 2P and LP
         together, Pullmans, grain trains, and (RB 5.17.7, one per company even after
         an acquisition; not in 18xx.games) E-trains."""
+        key = (tuple(ids), limit)
+        found = self._crowding.get(key)
+        if found is not None:
+            return found
         kinds = _DOUBLE_KINDS if self.config.compat_18xxgames else _DOUBLE_KINDS_E
         trains = self.trains
         real = 0
@@ -333,7 +340,9 @@ class G1822CA(Game):
             kind = kinds.get(name)
             if kind is not None:
                 special.append(kind)
-        return real > limit or len(special) != len(set(special))
+        found = real > limit or len(special) != len(set(special))
+        self._crowding[key] = found
+        return found
 
     def crowded_corps(self) -> list[str]:
         """Floated companies that must discard a train (:meth:`crowded`), in company order."""
@@ -396,6 +405,7 @@ class G1822CA(Game):
         base = self.train_base[train.id]
         d, price, rusts, mult = self.train_variants[base][variant]
         train.name, train.distance, train.price = variant, d, price
+        self._crowding.clear()
         train.rusts_on, train.multiplier = rusts, mult
 
     def train_bought(self, train: Train, as_name: str | None = None) -> None:
