@@ -1247,8 +1247,9 @@ class G1822CA(Game):
                     city = next((i for i, r in enumerate(st.reserved) if minor in r),
                                 d.home_city or 0)
                     self.clear_reservation(hex_id, minor)
-                    if any(t is not None and t.corp == corp for t in st.tokens[city]):
-                        # one token per city: the exchange token becomes available instead
+                    if any(t.corp == corp for t in st.city_tokens(city)):
+                        # one token per city, an extra-slot (P10) one too (D22): the
+                        # exchange token becomes available instead
                         self.corps[corp].tokens.pop()
                         self.exchange_tokens[corp] += 1
                         self._exchange_to_available(corp)
@@ -1286,7 +1287,8 @@ class G1822CA(Game):
             slots = board.hex(hex_id).tokens[city]
             slot = next(i for i, t in enumerate(slots) if t is not None and t.corp == minor)
             board.remove_token(hex_id, city, slot)
-            mine = any(t is not None and t.corp == corp for t in slots)
+            # RB 5.17.12; an extra-slot token (P10) counts (18xx City#tokened_by?, D22)
+            mine = any(t.corp == corp for t in board.hex(hex_id).city_tokens(city))
             if token == "replace" and not mine:
                 self.exchange_tokens[corp] -= 1
                 self.corps[corp].tokens.append(Token(0, hex_id, city))
