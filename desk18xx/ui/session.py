@@ -44,7 +44,7 @@ SNAPSHOT_EVERY = 25
 NODE_SNAPSHOTS = 256
 
 #: While replaying a whole line (opening a game), a position is kept for jumps this often.
-POSITION_EVERY = 20
+POSITION_EVERY = 10
 
 #: Seconds of replay after which a jump keeps the position reached (storing one
 #: costs about 8 ms in a late 1822CA game, so not after every action).
