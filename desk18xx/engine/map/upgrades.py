@@ -344,6 +344,25 @@ def _max_exits_applies(st: HexState, rules: TrackRules) -> bool:
     return rules.max_exits == "unlabeled_cities" and st.tile.label is None
 
 
+def _more_exits_fit(
+    board: Board, hex_id: str, tile: TileDef, rules: TrackRules, reach: Collection[int] | None
+) -> bool:
+    """Some supply tile of ``tile``'s colour with more exits fits, or ``tile`` is not
+    among :func:`legal_tiles` before its most-exits rule: only then can that rule
+    refuse ``tile``."""
+    names = board.available_names()
+    if tile.name not in names or not legal_rotations(board, hex_id, tile, rules, reach):
+        return True
+    exits = len(tile.exits)
+    for name in names:
+        other = board.tile_def(name)
+        if other.color is tile.color and len(other.exits) > exits and legal_rotations(
+            board, hex_id, other, rules, reach
+        ):
+            return True
+    return False
+
+
 def check_tile_lay(
     board: Board,
     hex_id: str,
@@ -386,7 +405,9 @@ def check_tile_lay(
         )
     if why is not None:
         raise IllegalAction(why)
-    if not special and _max_exits_applies(st, rules):
+    if not special and _max_exits_applies(st, rules) and _more_exits_fit(
+        board, hex_id, tile, rules, reach
+    ):
         legal = legal_tiles(board, hex_id, [tile.color], rules, reach)
         if tile.name not in legal:
             better = ", ".join(sorted(legal))
