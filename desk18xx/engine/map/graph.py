@@ -14,7 +14,11 @@ being a stop (see :mod:`routes`).
 The walk is a search over (path, entry end) states rather than 18xx.games'
 enumeration of simple paths: the same hexes, edges, paths and nodes are
 reached on every real map, at a fraction of the cost.  Results are cached
-per board object and version (:func:`graph_for`).
+per board object and version (:func:`graph_for`).  A new version's graph is
+derived from the previous one: only the hexes that changed (``Board.changed_since``)
+and their neighbours get new rows, and each company's reach is kept unless its
+walk looked at a changed hex, its tokens moved, or a city it walked through now
+blocks it differently.  Copies of a board (snapshots, undo) get their own graphs.
 """
 
 from __future__ import annotations
