@@ -138,7 +138,7 @@ class TrackGraph:
         for hid in track:
             if self.board.hex_def(hid).tile.color in self._impassable:
                 looked.update(n for n in self.board.neighbours(hid) if n is not None)
-        for corp, reach in base._reach.items():
+        for corp, reach in list(base._reach.items()):  # a worker thread may add to it
             walked = base._walked[corp]
             if corp in moved or not walked.isdisjoint(looked):
                 continue
@@ -150,7 +150,7 @@ class TrackGraph:
             each = base._each.get(corp)
             if each is not None:
                 self._each[corp] = each
-        for key, enough in base._enough.items():
+        for key, enough in list(base._enough.items()):
             if key.partition("\0")[0] in self._reach:
                 self._enough[key] = enough
         if base._tokens is not None:
@@ -211,8 +211,8 @@ class TrackGraph:
         found = self._reach.get(corp)
         if found is None:
             found, touched = self._compute(corp)
+            self._walked[corp] = touched  # before the reach: _derive reads both
             self._reach[corp] = found
-            self._walked[corp] = touched
         return found
 
     def token_nodes(self, corp: str) -> list[NodeRef]:
