@@ -1022,13 +1022,15 @@ class G1822CA(Game):
         tok = self.corps["QMOO"].tokens[0]
         board = self.map
         st = board.hex(hex_id)
-        if tok.hex != hex_id or tok.city is None or st.geo.tile.color.value != "yellow":
+        if tok.hex != hex_id or st.geo.tile.color.value != "yellow":
             return
-        slot = next((i for i, t in enumerate(st.tokens[tok.city])
-                     if t is not None and t.corp == "QMOO"), None)
-        if slot is None:
+        # the lay may have moved the token to another city: look for it (D23)
+        found = next(((c, i) for c in range(len(st.tokens))
+                      for i, t in enumerate(st.tokens[c]) if t is not None and t.corp == "QMOO"),
+                     None)
+        if found is None:
             return
-        board.remove_token(hex_id, tok.city, slot)
+        board.remove_token(hex_id, *found)
         tok.hex = tok.city = None
         open_cities = [i for i in range(len(st.tokens)) if board.hex(hex_id).free_slots(i) > 0]
         if len(open_cities) == 1:
