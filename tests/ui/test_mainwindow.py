@@ -111,6 +111,9 @@ def test_hovering_a_hex_explains_it(window: MainWindow, qtbot) -> None:  # type:
 
     view = window.map_view
     x, y = hexgrid.center(hexgrid.parse_hex("L12"), view.hex_size())
+    # Start elsewhere: a cursor already resting on the target (left there by
+    # an earlier test) produces no move event.
+    qtbot.mouseMove(view.viewport(), view.viewport().rect().topLeft())
     with qtbot.wait_signal(view.hex_hovered):
         qtbot.mouseMove(view.viewport(), view.mapFromScene(QPointF(x, y)))
     assert "Montreal" in view.toolTip()
