@@ -74,6 +74,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d22_1822ca_acquired_home_beside_p10_token"),
     pytest.param("d23_1822ca_qmoo_home_after_moved_token",
                  id="d23_1822ca_qmoo_home_after_moved_token"),
+    pytest.param("d24_1822ca_director_changes_at_issue", marks=pytest.mark.slow,
+                 id="d24_1822ca_director_changes_at_issue"),
     pytest.param("d12_1867_turn_open_while_par_listed",
                  id="d12_1867_turn_open_while_par_listed"),
 ])

@@ -183,6 +183,9 @@ def issue_shares(gm: G1822CA, corp: str, share_ids: tuple[str, ...],
         s.owner = POOL
     gm.transfer(BANK, corp, share_price * k)
     gm.move_price(corp, "left", k)
+    # every pool transfer checks the directorship (18xx SharePool#transfer_shares):
+    # a majority left by shares paid for a minor (D20) changes hands here
+    gm.check_president(corp, gm.president(corp))
 
 
 def redeem_shares(gm: G1822CA, corp: str, share_ids: tuple[str, ...],
@@ -195,3 +198,4 @@ def redeem_shares(gm: G1822CA, corp: str, share_ids: tuple[str, ...],
     gm.transfer(corp, BANK, price * len(shares))
     for s in shares:
         s.owner = corp
+    gm.check_president(corp, gm.president(corp))  # as for an issue (D20)
