@@ -12,27 +12,30 @@ unplayable, regenerate the case.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from desk18xx.engine.actions import action_from_dict
+from desk18xx.engine.actions import Choose, Pass, action_from_dict
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.titles import find_title
 
 CASES = Path(__file__).resolve().parent / "divergences"
 
 
-def _load(name: str) -> tuple[Game, dict[str, Any]]:
+def _load(name: str, count: int | None = None) -> tuple[Game, dict[str, Any]]:
+    """The case's game after its first ``count`` actions (all by default), and its probe."""
     data = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
     title = find_title(data["title"])
     options = tuple(data["settings"].get("optional_rules") or ()) + ("compat_18xxgames",)
     game = title.new_game(GameSetup(
         title.id, tuple((str(p["id"]), p["name"]) for p in data["players"]),
         data["settings"]["seed"], options))
-    for raw in data["actions"]:
+    for raw in data["actions"][:count]:
         game.process(action_from_dict(raw))
     return game, data["probe"]
 
@@ -78,6 +81,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d24_1822ca_director_changes_at_issue"),
     pytest.param("d12_1867_turn_open_while_par_listed",
                  id="d12_1867_turn_open_while_par_listed"),
+    pytest.param("d15_1867_trainless_operator_keeps_turn",
+                 id="d15_1867_trainless_operator_keeps_turn"),
 ])
 def test_reference_agrees_on_probe_action(name: str) -> None:
     game, probe = _load(name)
@@ -86,3 +91,27 @@ def test_reference_agrees_on_probe_action(name: str) -> None:
         assert why is None, f"the reference engine accepts {probe['action']}; we refuse: {why}"
     else:
         assert why is not None, f"the reference engine refuses {probe['action']}; we accept it"
+
+
+def test_d15_nationalised_operator_keeps_the_turn_in_compat_mode_only() -> None:
+    """D15: C&O operates first and is nationalised while GWR, also trainless,
+    still has to choose. 18xx.games then leaves the turn with the reset C&O and
+    accepts no action (only an undo); card mode moves on to CNR."""
+    name = "d15_1867_trainless_operator_keeps_turn"
+    game, _ = _load(name, 645)
+    assert game.legal_actions().entity == "C&O"
+    moves = game.legal_moves(random.Random(0))
+    assert [m.type for m in moves] == ["pass"]  # random play avoids the dead end
+    card = game.copy()
+    for g in (game, card):
+        if g is card:
+            g.config = dataclasses.replace(g.config, compat_18xxgames=False)  # type: ignore[attr-defined]
+        g.process(Choose(entity="C&O", entity_type="corporation", choice="nationalize"))
+        g.process(Choose(entity="GWR", entity_type="corporation", choice="nationalize"))
+        assert not g.corps["C&O"].floated and not g.corps["GWR"].floated
+    held = game.legal_actions()
+    assert (held.entity, held.types) == ("C&O", ("undo",))
+    assert game.legal_moves(random.Random(0)) == []
+    assert game.why_illegal(Pass(entity="C&O", entity_type="corporation")) is not None
+    assert card.legal_actions().entity == "CNR"
+    assert card.why_illegal(Pass(entity="CNR", entity_type="corporation")) is None

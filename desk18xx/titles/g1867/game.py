@@ -438,9 +438,9 @@ class G1867(Game):
         self.trainless_nationalization = False
 
     # -- nationalisation (nationalization.py) ---------------------------------------------
-    def nationalize(self, cid: str) -> None:
-        """Nationalise ``cid`` (card: Nationalization)."""
-        nationalization.nationalize(self, cid)
+    def nationalize(self, cid: str, move_on: bool = True) -> None:
+        """Nationalise ``cid`` (card: Nationalization); ``move_on``: end its turn if operating."""
+        nationalization.nationalize(self, cid, move_on)
 
     def close_corporation(self, cid: str, force: bool = True) -> None:
         """A minor closes."""

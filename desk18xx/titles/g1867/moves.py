@@ -106,7 +106,10 @@ def _step_moves(game: G1867, step: Step, entity: str, kind: str,
         case HomeToken():
             out.extend(_home_tokens(game, entity))
         case MajorTrainless():
-            out.append(Choose(entity=entity, entity_type=kind, choice="nationalize"))
+            # 18xx.games would then hold the round until an undo (D15): random play
+            # leaves such an operator in play
+            if Choose in legal and not step.keeps_turn(game, entity):
+                out.append(Choose(entity=entity, entity_type=kind, choice="nationalize"))
         case DiscardTrains():
             out.extend(DiscardTrain(entity=entity, entity_type=kind, train=t)
                        for t in game.corps[entity].trains)

@@ -16,8 +16,12 @@ if TYPE_CHECKING:
 NATIONAL = "CN"
 
 
-def nationalize(game: G1867, cid: str) -> None:
-    """Nationalise ``cid``: repay, price moves, shareholders paid, CN takes tokens."""
+def nationalize(game: G1867, cid: str, move_on: bool = True) -> None:
+    """Nationalise ``cid``: repay, price moves, shareholders paid, CN takes tokens.
+
+    When ``cid`` is the operator its turn ends, unless ``move_on`` is False
+    (18xx.games keeps the turn in one case, see ``MajorTrainless``).
+    """
     corp = game.corps[cid]
     if not corp.floated or corp.closed:
         return
@@ -40,7 +44,7 @@ def nationalize(game: G1867, cid: str) -> None:
         close_corporation(game, cid, force=False)
     else:
         reset_corporation(game, cid)
-    if was_current and game.round is not None:
+    if was_current and move_on and game.round is not None:
         game.round.force_next_entity(game)
 
 

@@ -17,6 +17,7 @@ from desk18xx.engine.actions import (
     Pass,
     PlaceToken,
     SellShares,
+    Undo,
 )
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import CellType
@@ -39,28 +40,61 @@ def g(game: Game) -> G1867:
 
 
 class MajorTrainless(Step):
-    """A trainless major's president may nationalise it (card: Nationalization)."""
+    """A trainless major's president may nationalise it (card: Nationalization).
+
+    ``compat_18xxgames``: 18xx.games ends a nationalised operator's turn only when
+    no other trainless major is still to choose (``nationalize!`` compares the
+    operator with the step's next entity).  So when the operator is nationalised
+    while others wait, the reset major keeps the turn after the last choice and
+    the round waits for good: 18xx.games accepts no action from it (the recorded
+    entity names the restarted company), so players must undo (divergence D15).
+    ``held`` is that major; only ``undo`` is open then.
+    """
+
+    def __init__(self, round_: Any) -> None:
+        super().__init__(round_)
+        self.held: str | None = None
 
     def is_active(self, game: Game) -> bool:
-        return bool(g(game).trainless_major)
+        return bool(g(game).trainless_major) or self.held is not None
 
     def active_entities(self, game: Game) -> list[str]:
-        return g(game).trainless_major[:1]
+        trainless = g(game).trainless_major
+        if trainless or self.held is None:
+            return trainless[:1]
+        return [self.held]
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
-        return (Pass, Choose) if entity in g(game).trainless_major else ()
+        trainless = g(game).trainless_major
+        if entity in trainless:
+            return (Pass, Choose)
+        return (Undo,) if entity == self.held and not trainless else ()
 
     def details(self, game: Game, entity: str) -> dict[str, Any]:
+        if entity == self.held and not g(game).trainless_major:
+            return {"held": entity}
         return {"choices": ["nationalize"]}
+
+    def keeps_turn(self, game: Game, entity: str) -> bool:
+        """18xx.games: nationalising ``entity`` now would leave it the turn (see above)."""
+        trainless = g(game).trainless_major
+        return (g(game).config.compat_18xxgames and self.round.operator() == entity
+                and any(c != entity for c in trainless))
 
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
+        if self.held is not None and not gm.trainless_major:
+            raise IllegalAction(f"18xx.games accepts no action from the nationalised "
+                                f"{self.held} that kept the turn; undo the nationalisation")
         match action:
             case Pass():
                 gm.trainless_major.remove(action.entity)
             case Choose(choice="nationalize"):
+                keep = self.keeps_turn(game, action.entity)
                 gm.trainless_major.remove(action.entity)
-                gm.nationalize(action.entity)
+                gm.nationalize(action.entity, move_on=not keep)
+                if keep:
+                    self.held = action.entity
             case _:
                 raise IllegalAction(f"{action.type} is not a trainless-major decision")
 
