@@ -451,6 +451,11 @@ class Game:
         """The sealed-bid boxes and bids now (title; None without bid boxes)."""
         return None
 
+    def winning_bids(self, player: str) -> tuple[str, ...] | None:
+        """The boxed companies whose high bid is ``player``'s, sorted (None without bid
+        boxes); the cheap question behind :meth:`bid_boxes` for programmed actions."""
+        return None
+
     def par_options(self, player: str, corp: str) -> tuple[ParOption, ...]:
         """Every start price of ``corp`` for ``player`` now, each with its cost and why it
         cannot be chosen (title; empty when the title does not list them)."""

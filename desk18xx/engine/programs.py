@@ -205,11 +205,7 @@ def _started(game: Game) -> tuple[str, ...]:
 
 
 def _winning(game: Game, player: str) -> tuple[str, ...]:
-    boxes = game.bid_boxes()
-    if boxes is None:
-        return ()
-    return tuple(sorted(box.company for box in boxes.boxes
-                        if any(b.winning and b.player == player for b in box.bids)))
+    return game.winning_bids(player) or ()
 
 
 def _shenanigan(game: Game, player: str, program: Program,
@@ -247,7 +243,7 @@ def _shenanigan(game: Game, player: str, program: Program,
                 if target is not None and target in program.winning:
                     return f"No longer winning bid on {target}"
     new = sorted(set(_started(game)) - set(program.started))
-    if new and buying is None and game.bid_boxes() is None:  # 1867: a minor won at auction
+    if new and buying is None and game.winning_bids(player) is None:  # 1867: a minor won at auction
         return f"Corporation {new[0]} parred"
     return None
 

@@ -617,6 +617,12 @@ class G1822CA(Game):
             and self.is_player(legal.entity) else None
         return self.boxes.view(acting)
 
+    def winning_bids(self, player: str) -> tuple[str, ...]:
+        """The boxed companies ``player`` is the high bidder on (RB 4.2.9)."""
+        offered = set(self.boxes.offered())
+        return tuple(sorted(c for c, _price in self.boxes.player_bids(player, committed_only=True)
+                            if c in offered))
+
     def par_options(self, player: str, corp: str) -> tuple[ParOption, ...]:
         """The major start prices, dearest first, each with the director's cost (a
         concession counts $100) against the cash beside committed bids (RB 4.7, 4.2.9)."""
