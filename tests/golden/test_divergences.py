@@ -83,6 +83,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d12_1867_turn_open_while_par_listed"),
     pytest.param("d15_1867_trainless_operator_keeps_turn",
                  id="d15_1867_trainless_operator_keeps_turn"),
+    _case("d25_1867_walk_reuses_hexsides",
+          "D25: our track walk may cross a hexside twice; 18xx.games never does"),
 ])
 def test_reference_agrees_on_probe_action(name: str) -> None:
     game, probe = _load(name)
