@@ -140,7 +140,10 @@ def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random,
                        for c in acquirable_privates(game, entity))
         case TrackStep():
             if step.lay_options(game) is not None:
-                out.extend(_tile_lays(game, entity, rng, step.lay_options(game)))
+                # an upgrade never goes on a hex laid earlier in the turn (a company's
+                # special lay included; TrackStep refuses it)
+                out.extend(_tile_lays(game, entity, rng, step.lay_options(game),
+                                      later=step.orr().laid_hexes))
             out.extend(_company_lays(game, step, entity, rng))
             out.extend(ChooseAbility(entity=R.TOKEN_SWAP, entity_type="company", choice=c)
                        for c in game.token_swap_choices(entity))
@@ -283,7 +286,7 @@ def _company_lays(game: G1822CA, step: TrackStep, corp: str,
 
 def _tile_lays(game: G1822CA, corp: str, rng: random.Random,
                options_now: tuple[bool, bool] | None,
-               laid: list[str] | None = None) -> list[Action]:
+               laid: list[str] | None = None, later: list[str] | None = None) -> list[Action]:
     if options_now is None:
         return []
     reach = graph_for(game.map).reach(corp)
@@ -298,6 +301,8 @@ def _tile_lays(game: G1822CA, corp: str, rng: random.Random,
     hexes = sorted(h for h in reach.edges if h in game.map and h not in (laid or ())
                    and all(b == corp for b in game.map.hex(h).blockers))
     rng.shuffle(hexes)
+    if later:  # left out after the shuffle, so other random games stay as they were
+        hexes = [h for h in hexes if h not in later]
     found = 0
     for hex_id in hexes[:TILE_HEX_PROBES]:
         tiles = _some_tiles(game, hex_id, colors, reach.edges[hex_id], rng)

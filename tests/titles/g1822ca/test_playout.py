@@ -101,3 +101,11 @@ def test_a_random_issue_names_the_price_the_company_receives() -> None:
         else:
             game.process(rng.choice(passes or moves))
     assert issues == 3
+
+
+def test_no_second_lay_is_offered_on_a_hex_laid_this_turn() -> None:
+    # 1822CA-ERS seed 4111: minor 6 upgrades Quebec with P17, then the random player
+    # offered its normal lay on the same hex ("cannot lay twice on one hex")
+    result = play_one("1822CA-ERS", 4111, None, ())
+    assert result.error is None, result.error
+    assert result.finished and result.actions > 302
