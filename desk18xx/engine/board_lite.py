@@ -12,17 +12,13 @@ optimizer and the state digest read it now.  FIXME: merge it with
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from desk18xx.engine.map.hexgrid import neighbour_id, opposite
 from desk18xx.engine.map.tiles import Geometry, geometry, paths_kept
 from desk18xx.engine.tiledef import Color, HexDef, ManifestTile, NodeKind, TileDef
-
-_START = -1
-"""Walk entry of a token's own node (it may leave by every path)."""
-_FROM_NODE = 6
-"""Walk entry ``_FROM_NODE + n``: reached from node ``n`` of the same tile; 0-5: by that edge."""
 
 NEUTRAL = "~neutral"
 """Token-slot marker of a neutral placeholder token (1867 CN)."""
@@ -167,6 +163,55 @@ def shape(tile: TileDef, rotation: int) -> TileShape:
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class PathTable:
+    """The paths of one tile at one rotation as the walk reads them (18xx
+    ``Tile#paths`` order; each path's ends in its ``a``, ``b`` order)."""
+
+    edges: tuple[tuple[int, ...], ...]
+    """Per path, its edges."""
+    nodes: tuple[tuple[int, ...], ...]
+    """Per path, its nodes."""
+    terminal: tuple[bool, ...]
+    node_paths: tuple[tuple[int, ...], ...]
+    """Per node, the paths touching it."""
+    edge_paths: tuple[tuple[int, ...], ...]
+    """Per edge 0-5, the paths leaving by it."""
+    converging: tuple[bool, ...]
+    """Per edge 0-5, more than one path leaves by it (18xx ``converging_exit?``)."""
+
+
+_TABLES: dict[tuple[int, int], tuple[TileDef, PathTable]] = {}
+
+
+def path_table(tile: TileDef, rotation: int) -> PathTable:
+    """The :class:`PathTable` of ``tile`` turned ``rotation`` sixths (cached)."""
+    key = (id(tile), rotation)
+    cached = _TABLES.get(key)
+    if cached is not None and cached[0] is tile:
+        return cached[1]
+    edges: list[tuple[int, ...]] = []
+    nodes: list[tuple[int, ...]] = []
+    node_paths: list[list[int]] = [[] for _ in tile.nodes]
+    edge_paths: list[list[int]] = [[] for _ in range(6)]
+    for i, p in enumerate(tile.paths):
+        pe = tuple((end.edge + rotation) % 6 for end in (p.a, p.b) if end.edge is not None)
+        pn = tuple(end.node for end in (p.a, p.b) if end.node is not None)
+        edges.append(pe)
+        nodes.append(pn)
+        for n in dict.fromkeys(pn):
+            node_paths[n].append(i)
+        for e in pe:
+            edge_paths[e].append(i)
+    table = PathTable(
+        tuple(edges), tuple(nodes), tuple(p.terminal for p in tile.paths),
+        tuple(tuple(x) for x in node_paths), tuple(tuple(x) for x in edge_paths),
+        tuple(len(x) > 1 for x in edge_paths),
+    )
+    _TABLES[key] = (tile, table)  # the reference keeps id(tile) from being reused
+    return table
+
+
 _GEOMETRY: dict[tuple[int, int], tuple[TileDef, Geometry]] = {}
 
 
@@ -200,7 +245,7 @@ def keeps_paths(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int
 class Placed:
     """The tile on a hex (immutable once placed: a lay makes a new one)."""
 
-    __slots__ = ("tile", "tile_id", "rotation", "printed", "shape", "city_nodes")
+    __slots__ = ("tile", "tile_id", "rotation", "printed", "shape", "city_nodes", "table")
 
     def __init__(self, tile: TileDef, tile_id: str, rotation: int = 0,
                  printed: bool = True) -> None:
@@ -214,6 +259,8 @@ class Placed:
         self.city_nodes: list[int] = [i for i, n in enumerate(tile.nodes)
                                       if n.kind is NodeKind.CITY]
         """Node indexes of the cities, in order (do not mutate)."""
+        self.table: PathTable = path_table(tile, rotation)
+        """The paths at the current rotation, for the walk."""
 
 
 @dataclass
@@ -235,6 +282,7 @@ class Board:
         field(default_factory=dict, repr=False, compare=False)
     _slot_lists: tuple[int, list[tuple[str, int, list[str | None]]]] | None = \
         field(default=None, repr=False, compare=False)
+    _walk_rows: tuple[int, list[_HexRow]] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_hexes(cls, hexdefs: Mapping[str, HexDef], manifest: Mapping[str, ManifestTile]
@@ -322,6 +370,11 @@ class Board:
         self.used_tiles[tile_id] = hex_id
         self.placed[hex_id] = new
         self.lays += 1
+        rows = self._walk_rows
+        if rows is not None and rows[0] == self.lays - 1:
+            index = _hex_index(self.hexdefs)
+            rows[1][index[hex_id]] = _hex_row(self, hex_id, index)
+            self._walk_rows = (self.lays, rows[1])
 
     @staticmethod
     def _city_map(old: Placed, new: Placed) -> list[int | None]:
@@ -476,74 +529,27 @@ class Board:
               ) -> set[tuple[str, int]]:
         """Walk track from ``start_nodes``; return the nodes reached.
 
-        Full cities of other companies (not ``friends``) and off-boards end a
-        walk, and a walk leaves a stop only by its other paths (18xx
-        ``Node#walk``).  When ``edges`` is given, every hex edge reached or
-        left is recorded in it; a ``limit`` stops the walk once that many
-        nodes are found.
+        18xx.games ``Graph#compute``: one walk from each start (the other
+        starts count as visited, so a walk reaches them but does not pass
+        through), the union of what they reach.  A walk is the reference's
+        depth-first ``Node#walk``/``Path#walk``: it never enters a path it
+        has entered before in the same walk, nor a path with an edge the
+        walk is still leaving by (each hexside once per route, ``counter``);
+        past a converging exit (a tile edge shared by two paths) paths and
+        nodes are released again on the way back.  Full cities of other
+        companies (not ``friends``) and off-boards end a walk, a terminal
+        path's node is reached but not left.  When ``edges`` is given, every
+        hex edge of a walked path and the side facing it is recorded; a
+        ``limit`` stops the walk once that many nodes are found.
         """
-        rows = _neighbour_rows(self.hexdefs)
-        placed_map = self.placed
-        tokens = self.tokens
-        starts = set(start_nodes)
-        nodes: set[tuple[str, int]] = set()
-        seen_nodes: set[tuple[str, int, int]] = set()
-        seen_edges: set[tuple[str, int]] = set()
-        node_stack = [(h, n, _START) for h, n in starts]
-        edge_stack: list[tuple[str, int]] = []
-        city, offboard = NodeKind.CITY, NodeKind.OFFBOARD
-        while node_stack or edge_stack:
-            if node_stack:
-                entry = node_stack.pop()
-                if entry in seen_nodes:
-                    continue
-                seen_nodes.add(entry)
-                hex_id, idx, came = entry
-                item = (hex_id, idx)
-                nodes.add(item)
-                if limit and len(nodes) >= limit:
-                    return nodes
-                placed = placed_map[hex_id]
-                if item not in starts:
-                    kind = placed.tile.nodes[idx].kind
-                    if kind is offboard:
-                        continue
-                    if kind is city:
-                        slots = tokens[hex_id][placed.city_nodes.index(idx)]
-                        if corp not in slots and None not in slots and not (
-                                friends and any(x in friends for x in slots)):
-                            continue
-                sh = placed.shape
-                out_edges = sh.node_edges[idx]
-                if came in out_edges:
-                    out_edges = out_edges - {came}
-                for m in sh.node_nodes[idx]:
-                    if came != _FROM_NODE + m:
-                        node_stack.append((hex_id, m, _FROM_NODE + idx))
-            else:
-                item = edge_stack.pop()
-                if item in seen_edges:
-                    continue
-                seen_edges.add(item)
-                hex_id, idx = item
-                sh = placed_map[hex_id].shape
-                if edges is not None:
-                    edges.setdefault(hex_id, set()).add(idx)
-                for m in sh.edge_nodes.get(idx, ()):
-                    node_stack.append((hex_id, m, idx))
-                out_edges = sh.edge_edges.get(idx, frozenset())
-            if not out_edges:
-                continue
-            row = rows[hex_id]
-            for e in out_edges:
-                other = row[e]
-                back = (e + 3) % 6
-                if edges is not None:
-                    edges.setdefault(hex_id, set()).add(e)
-                    if other is not None:
-                        edges.setdefault(other, set()).add(back)
-                if other is not None and back in placed_map[other].shape.exits:
-                    edge_stack.append((other, back))
+        starts = list(dict.fromkeys(start_nodes))
+        nodes: set[tuple[str, int]] = set(starts)
+        if limit and len(nodes) >= limit:
+            return nodes
+        try:
+            _search(self, corp, friends, starts, nodes, edges, limit)
+        except _Enough:
+            pass
         return nodes
 
     def passable(self, hex_id: str, edge: int) -> bool:
@@ -587,3 +593,154 @@ class Board:
     def color(self, hex_id: str) -> Color:
         """Colour of the tile on ``hex_id``."""
         return self.placed[hex_id].tile.color
+
+
+class _Enough(Exception):
+    """A walk found as many nodes as it was asked for."""
+
+
+_INDEX: dict[int, tuple[Mapping[str, HexDef], dict[str, int]]] = {}
+
+
+def _hex_index(hexdefs: Mapping[str, HexDef]) -> dict[str, int]:
+    """Hex -> its position in ``hexdefs`` (cached per board definition)."""
+    key = id(hexdefs)
+    hit = _INDEX.get(key)
+    if hit is not None and hit[0] is hexdefs:
+        return hit[1]
+    index = {h: i for i, h in enumerate(hexdefs)}
+    _INDEX[key] = (hexdefs, index)
+    return index
+
+
+_HexRow = tuple[str, PathTable, tuple[int, ...], tuple[list[str | None] | None, ...],
+                tuple[int, ...]]
+"""A hex as the walk reads it: id, paths, neighbour positions across each edge
+(-1: none), per node the token slots of a city, per node 0 (passes), 1 (city) or
+2 (off-board: ends a walk)."""
+
+
+def _hex_row(board: Board, hex_id: str, index: Mapping[str, int]) -> _HexRow:
+    """The :data:`_HexRow` of ``hex_id`` now."""
+    placed = board.placed[hex_id]
+    cities = iter(board.tokens[hex_id])
+    slots: list[list[str | None] | None] = []
+    kinds: list[int] = []
+    for node in placed.tile.nodes:
+        if node.kind is NodeKind.CITY:
+            slots.append(next(cities))
+            kinds.append(1)
+        else:
+            slots.append(None)
+            kinds.append(2 if node.kind is NodeKind.OFFBOARD else 0)
+    return (hex_id, placed.table,
+            tuple(-1 if o is None else index[o] for o in _neighbour_rows(board.hexdefs)[hex_id]),
+            tuple(slots), tuple(kinds))
+
+
+def _walk_rows(board: Board) -> list[_HexRow]:
+    """Per hex position, its :data:`_HexRow` (:meth:`Board.lay` renews the row
+    of the hex it lays on; tokens change the slot lists in place)."""
+    hit = board._walk_rows
+    if hit is not None and hit[0] == board.lays:
+        return hit[1]
+    index = _hex_index(board.hexdefs)
+    out = [_hex_row(board, hex_id, index) for hex_id in board.hexdefs]
+    board._walk_rows = (board.lays, out)
+    return out
+
+
+def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple[str, int]],
+            nodes: set[tuple[str, int]], edges: dict[str, set[int]] | None, limit: int) -> None:
+    """The walks of :meth:`Board._walk`, adding what they reach to ``nodes`` and ``edges``.
+
+    18xx.games ``Node#walk`` and ``Path#walk``, whose visiting order decides what is
+    reached: paths in tile order, a path's ends in its own order.  Hexes are
+    numbered by position; hexsides in ``counter`` are ``6 * hex + edge``, paths in
+    ``vpaths`` and nodes in ``vnodes`` ``32 * hex + index``.
+    """
+    hexes = _walk_rows(board)
+    index = _hex_index(board.hexdefs)
+    counter = [0] * (6 * len(hexes))
+    vpaths: set[int] = set()
+    vnodes: set[int] = set()
+    recorded: set[int] = set()
+
+    def passes(slots: list[str | None] | None) -> bool:
+        """A city with these slots lets the company through."""
+        assert slots is not None
+        if corp in slots or None in slots or NEUTRAL in slots:
+            return True
+        return bool(friends) and any(x in friends for x in slots)
+
+    def record(h: int, table: PathTable, p: int) -> None:
+        hex_id, _t, nbr, _s, _k = hexes[h]
+        for m in table.nodes[p]:
+            nodes.add((hex_id, m))
+        if limit and len(nodes) >= limit:
+            raise _Enough
+        if edges is not None:
+            for e in table.edges[p]:
+                edges.setdefault(hex_id, set()).add(e)
+                other = nbr[e]
+                if other >= 0:
+                    edges.setdefault(hexes[other][0], set()).add((e + 3) % 6)
+
+    def walk_node(h: int, node: int, converging: bool) -> None:
+        key = h * 32 + node
+        vnodes.add(key)
+        base = h * 32
+        for p in hexes[h][1].node_paths[node]:
+            if base + p not in vpaths:
+                walk_path(h, p, -1, converging, key, converging)
+        if converging:
+            vnodes.discard(key)
+
+    def walk_path(h: int, p: int, skip: int, converging: bool,
+                  origin: int, origin_converging: bool) -> None:
+        _hex_id, table, nbr, slots, kinds = hexes[h]
+        path_edges = table.edges[p]
+        base = h * 6
+        for e in path_edges:
+            if counter[base + e]:
+                return
+        pid = h * 32 + p
+        vpaths.add(pid)
+        if pid not in recorded:
+            recorded.add(pid)
+            record(h, table, p)
+        if not table.terminal[p]:
+            for m in table.nodes[p]:
+                key = h * 32 + m
+                if key == origin or key in vnodes:
+                    continue
+                kind = kinds[m]
+                if kind == 2 or (kind == 1 and not passes(slots[m])):
+                    continue
+                walk_node(h, m, origin_converging or converging)
+        for e in path_edges:
+            if e == skip:
+                continue
+            other = nbr[e]
+            if other < 0:
+                continue
+            counter[base + e] += 1
+            back = (e + 3) % 6
+            onward = converging or table.converging[e]
+            obase = other * 32
+            for q in hexes[other][1].edge_paths[back]:
+                if obase + q not in vpaths:
+                    walk_path(other, q, back, onward, origin, origin_converging)
+            counter[base + e] -= 1
+        if converging:
+            vpaths.discard(pid)
+
+    if sys.getrecursionlimit() < 20_000:
+        sys.setrecursionlimit(20_000)
+    keys = [index[h] * 32 + n for h, n in starts]
+    for (hex_id, node), key in zip(starts, keys, strict=True):
+        vnodes.clear()
+        vnodes.update(keys)
+        vnodes.discard(key)
+        vpaths.clear()
+        walk_node(index[hex_id], node, False)
