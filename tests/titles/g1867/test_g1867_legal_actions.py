@@ -32,3 +32,38 @@ def test_stock_round_choices() -> None:
     la = game.legal_actions()
     assert la.round == "stock" and "buy_shares" in la.types
     assert la.details["buyable"] and la.details["cert_limit"] == 16
+
+
+def test_early_stopping_token_check_agrees_with_the_full_walk() -> None:
+    """``TokenStep.can_token`` stops walking at the first open city; at every token
+    step of a recorded game it must say what the full list of reachable cities says,
+    for the step as a whole and for each open city on the board."""
+    from pathlib import Path
+
+    from desk18xx.commands.replay import import_setup
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.io.import_18xxgames import load_export
+    from desk18xx.titles.g1867.game import G1867
+    from desk18xx.titles.g1867.steps.track import TokenStep
+
+    root = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / "18xx.games"
+    imported = load_export(root / "1867" / "21268.json")
+    game = G1867(import_setup(imported))
+    checked = reached = 0
+    for raw in imported.actions:
+        step = game.round.active_step(game) if game.round is not None else None
+        entity = game.legal_actions().entity
+        if isinstance(step, TokenStep) and entity is not None and game.is_major(entity):
+            board = game.board
+            assert board is not None
+            listed = set(step.tokenable(game, entity))
+            board._reach_cache.clear()  # no answer carried over from the full walk
+            assert step.can_token(game, entity) == bool(listed)
+            for h, node in step.open_cities(game, entity):
+                board._reach_cache.clear()
+                city = board.placed[h].city_nodes.index(node)
+                assert step.can_token(game, entity, h, city) == ((h, city) in listed)
+                reached += (h, city) in listed
+            checked += 1
+        game.process(action_from_dict(raw))
+    assert checked > 20 and reached > 10

@@ -294,6 +294,37 @@ class TokenStep(Step):
                 out.append((h, ci))
         return out
 
+    @staticmethod
+    def open_cities(game: Game, entity: str, only: str | None = None
+                    ) -> frozenset[tuple[str, int]]:
+        """(hex, node) of every city with a free slot in a hex without a token of
+        ``entity`` (or only in hex ``only``): where a token could go if reached."""
+        board = g(game).board
+        assert board is not None
+        out = []
+        for h in (board.placed if only is None else (only,)):
+            placed = board.placed.get(h)
+            if placed is None or not placed.city_nodes or board.hex_has_token_of(h, entity):
+                continue
+            for ci, node in enumerate(placed.city_nodes):
+                if None in board.tokens[h][ci]:
+                    out.append((h, node))
+        return frozenset(out)
+
+    def can_token(self, game: Game, entity: str, hex_id: str | None = None,
+                  city: int | None = None) -> bool:
+        """:meth:`tokenable` is not empty (or holds that city), found by a walk that
+        stops at the first open city reached."""
+        board = g(game).board
+        assert board is not None
+        wanted = self.open_cities(game, entity, hex_id)
+        if city is not None and hex_id is not None:
+            nodes = board.placed[hex_id].city_nodes
+            if not 0 <= city < len(nodes):
+                return False
+            wanted = wanted & {(hex_id, nodes[city])}
+        return board.reaches_any(entity, wanted)
+
     def details(self, game: Game, entity: str) -> dict[str, Any]:
         gm = g(game)
         token = gm.corps[entity].next_token()
@@ -310,7 +341,7 @@ class TokenStep(Step):
         token = gm.corps[entity].next_token()
         if token is None or game.cash[entity] < token.price:
             return ()
-        if not self.tokenable(game, entity):
+        if not self.can_token(game, entity):
             return ()
         return (PlaceToken, Pass)
 
@@ -319,7 +350,7 @@ class TokenStep(Step):
             case PlaceToken():
                 gm = g(game)
                 hex_id, city = gm.token_city(action.city)
-                if (hex_id, city) not in self.tokenable(game, action.entity):
+                if not self.can_token(game, action.entity, hex_id, city):
                     raise IllegalAction(f"{action.entity} cannot place a token on {hex_id}")
                 token = gm.corps[action.entity].next_token()
                 assert token is not None
