@@ -424,8 +424,9 @@ def _acquisitions(game: G1822CA, step: MinorAcquisition, corp: str) -> list[Acti
         assert step.minor is not None
         return [Choose(entity=corp, entity_type="corporation", choice=c)
                 for c in step.pay_choices(game, corp, step.minor)]
-    choices = ["replace", "exchange"] if game.exchange_tokens.get(corp, 0) > 0 else ["remove"]
-    return [Choose(entity=corp, entity_type="corporation", choice=c) for c in choices]
+    assert step.minor is not None
+    return [Choose(entity=corp, entity_type="corporation", choice=c)
+            for c in step.token_choices(game, corp, step.minor)]
 
 
 def _issue(game: G1822CA, corp: str, legal: tuple[type[Action], ...]) -> list[Action]:

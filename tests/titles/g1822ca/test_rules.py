@@ -174,6 +174,24 @@ def test_minor_acquisition_payment_choices() -> None:
     assert step.pay_choices(g, "GT", "7") == ["money", "one_share", "two_shares"]
 
 
+def test_bid_box_m13_token_needs_the_twenty_dollars_after_the_price() -> None:
+    # RB 7.1.4: the major pays $200 for M13, then $20 for its rondel token; a random
+    # playout (1822CA seed 7004) chose "replace" with $200 and could not pay the $20
+    g = new_game()
+    float_major(g, "GT", 100, "100")
+    step = MinorAcquisition.__new__(MinorAcquisition)
+    assert g.president("13") is None and g.exchange_tokens["GT"] > 0
+    g.cash["GT"] = 219
+    assert step.token_choices(g, "GT", "13") == ["exchange"]
+    g.transfer(BANK, "GT", 1)
+    assert step.token_choices(g, "GT", "13") == ["replace", "exchange"]
+    # another bid-box minor's token is free: $200 is enough
+    g.cash["GT"] = 200
+    assert step.token_choices(g, "GT", "7") == ["replace", "exchange"]
+    g.exchange_tokens["GT"] = 0
+    assert step.token_choices(g, "GT", "13") == ["remove"]
+
+
 # -- exchange tokens and P28 (supplement §6.1 P28) ---------------------------------------
 def test_token_swap_moves_exchange_tokens() -> None:
     g = new_game()

@@ -116,6 +116,22 @@ class MinorAcquisition(OrStep):
                 out.append(name)
         return out
 
+    def token_choices(self, gm: G1822CA, corp: str, minor: str) -> list[str]:
+        """What may become of the minor's token (18xx ``token_choices``).  A bid-box M13
+        is replaced only by a $20 token on the Toronto rondel (RB 7.1.4): the major must
+        still afford it after paying the bid-box price, and have a Toronto city free of
+        its own tokens."""
+        if gm.exchange_tokens.get(corp, 0) <= 0:
+            return ["remove"]
+        if minor == "13" and gm.president(minor) is None:
+            cash = gm.cash[corp] - R.MINOR_BIDBOX_PRICE
+            st = gm.map.hex(gm.corp_defs[minor].home_hexes[0])
+            free_city = any(all(t.corp != corp for t in st.city_tokens(i))
+                            for i in range(len(st.tokens)))
+            if cash < R.MINOR_13_TOKEN_PRICE or not free_city:
+                return ["exchange"]
+        return ["replace", "exchange"]
+
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
         corp = self.corp()
@@ -139,6 +155,8 @@ class MinorAcquisition(OrStep):
             self.shares = PAY_SHARES[action.choice]
             self.state = "token"
             return
+        if action.choice not in self.token_choices(gm, corp, self.minor):
+            raise IllegalAction(f"{action.choice} is not a token option")
         gm.acquire_minor(corp, self.minor, self.shares, action.choice, self.orr())
         self.orr().acquiring_major = corp
         self.state = "select"
