@@ -265,7 +265,7 @@ def main(argv: list[str]) -> int:
         import pstats
 
         prof.disable()
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(prof).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(60)
     if marks[0]:
         print(f"action -> updated window ({len(marks[0])} actions of {path.name} from "
               f"action {late}):")

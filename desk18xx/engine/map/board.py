@@ -310,8 +310,19 @@ class Board:
         mt = self._tiles[name]
         if mt.count is None:
             return None
-        used = sum(1 for tid in self._on_board if tile_name(tid) == name)
-        return mt.count - used
+        return mt.count - self._used_counts().get(name, 0)
+
+    def _used_counts(self) -> dict[str, int]:
+        """Copies of each tile name on the board (kept per :attr:`version`)."""
+        hit: tuple[int, dict[str, int]] | None = getattr(self, "_used_cache", None)
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        used: dict[str, int] = {}
+        for tid in self._on_board:
+            name = tile_name(tid)
+            used[name] = used.get(name, 0) + 1
+        self._used_cache = (self.version, used)
+        return used
 
     def is_available(self, tile_id: str) -> bool:
         """The copy ``tile_id`` exists and is in the supply."""
@@ -326,10 +337,7 @@ class Board:
 
     def available_names(self) -> list[str]:
         """Names of the tiles with at least one copy in the supply (manifest order)."""
-        used: dict[str, int] = {}
-        for tid in self._on_board:
-            name = tile_name(tid)
-            used[name] = used.get(name, 0) + 1
+        used = self._used_counts()
         out = []
         for name, mt in self._tiles.items():
             if mt.hidden:

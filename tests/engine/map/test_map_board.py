@@ -143,11 +143,13 @@ def test_neutral_tokens_do_not_block() -> None:
 
 def test_copy_is_independent() -> None:
     b = _small()
+    assert b.remaining("57") == 2  # counted (and kept) before the copy
     c = b.copy()
     c.lay_tile("B4", "57-0", 0)
     c.place_token("B4", 0, "CPR")
     assert b.hex("B4").printed
-    assert b.remaining("57") == 2
+    assert b.remaining("57") == 2 and c.remaining("57") == 1
+    assert "57" in b.available_names()
     assert c.version > b.version
 
 
