@@ -1324,6 +1324,19 @@ class G1822CA(Game):
             where = [(st.hex_id, c) for c in cities]
         return any((h, board.hex(h).geo.city_nodes[c]) in nodes for h, c in where)
 
+    def pending_token_needs_route(self, corp: str, price: int) -> bool:
+        """A pending token that is not a home token: a major's $20 token for a bid-box
+        M13 (RB 7.1.4; 18xx ``pending_home_tokeners``)."""
+        return price > 0 and self.is_major(corp)
+
+    def reaches_city(self, corp: str, hex_id: str, city: int) -> bool:
+        """``corp``'s track reaches that city (18xx ``check_connected``)."""
+        from desk18xx.engine.map.graph import graph_for
+
+        board = self.map
+        node = board.hex(hex_id).geo.city_nodes[city]
+        return (hex_id, node) in graph_for(board).reach(corp).nodes
+
     def _exchange_to_available(self, corp: str) -> None:
         if self.exchange_tokens.get(corp, 0) <= 0:
             raise IllegalAction(f"{corp} has no exchange token")

@@ -240,12 +240,15 @@ def _pending_tokens(game: G1822CA, step: PendingToken, corp: str) -> list[Action
     pend = step.orr().pending_tokens
     if not pend:
         return []
-    _c, hexes, _price = pend[0]
+    _c, hexes, price = pend[0]
+    routed = game.pending_token_needs_route(corp, price)
     out: list[Action] = []
     for hex_id in hexes:
         st = game.map.hex(hex_id)
         for city in range(len(st.tokens)):
-            if any(t is not None and t.corp == corp for t in st.tokens[city]):
+            if any(t.corp == corp for t in st.city_tokens(city)):
+                continue
+            if routed and not game.reaches_city(corp, hex_id, city):
                 continue
             out.append(PlaceToken(entity=corp, entity_type="corporation",
                                   city=game.map.city_id(hex_id, city), slot=0))

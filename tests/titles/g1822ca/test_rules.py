@@ -174,13 +174,15 @@ def test_minor_acquisition_payment_choices() -> None:
     assert step.pay_choices(g, "GT", "7") == ["money", "one_share", "two_shares"]
 
 
-def test_bid_box_m13_token_needs_the_twenty_dollars_after_the_price() -> None:
+def test_bid_box_m13_token_needs_the_twenty_dollars_after_the_price(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # RB 7.1.4: the major pays $200 for M13, then $20 for its rondel token; a random
     # playout (1822CA seed 7004) chose "replace" with $200 and could not pay the $20
     g = new_game()
     float_major(g, "GT", 100, "100")
     step = MinorAcquisition.__new__(MinorAcquisition)
     assert g.president("13") is None and g.exchange_tokens["GT"] > 0
+    monkeypatch.setattr(g, "reaches_city", lambda corp, hex_id, city: True)
     g.cash["GT"] = 219
     assert step.token_choices(g, "GT", "13") == ["exchange"]
     g.transfer(BANK, "GT", 1)
@@ -190,6 +192,19 @@ def test_bid_box_m13_token_needs_the_twenty_dollars_after_the_price() -> None:
     assert step.token_choices(g, "GT", "7") == ["replace", "exchange"]
     g.exchange_tokens["GT"] = 0
     assert step.token_choices(g, "GT", "13") == ["remove"]
+
+
+def test_bid_box_m13_token_needs_a_route_to_a_toronto_city_without_the_major() -> None:
+    # RB 7.1.4 "must have a route to city slot it wishes to occupy": GT's home token in
+    # Toronto city 1 reaches only that city, where it may not add a second token
+    g = new_game()
+    float_major(g, "GT", 100, "100")
+    g.place_token("GT", "AC21", 1, 0)
+    step = MinorAcquisition.__new__(MinorAcquisition)
+    g.cash["GT"] = 1000
+    assert [g.reaches_city("GT", "AC21", c) for c in (0, 1)] == [False, True]
+    assert step.token_choices(g, "GT", "13") == ["exchange"]
+    assert g.pending_token_needs_route("GT", 20) and not g.pending_token_needs_route("13", 20)
 
 
 # -- exchange tokens and P28 (supplement §6.1 P28) ---------------------------------------

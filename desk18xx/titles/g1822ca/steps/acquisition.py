@@ -119,7 +119,7 @@ class MinorAcquisition(OrStep):
     def token_choices(self, gm: G1822CA, corp: str, minor: str) -> list[str]:
         """What may become of the minor's token (18xx ``token_choices``).  A bid-box M13
         is replaced only by a $20 token on the Toronto rondel (RB 7.1.4): the major must
-        still afford it after paying the bid-box price, and have a Toronto city free of
+        still afford it after paying the bid-box price, and reach a Toronto city free of
         its own tokens."""
         if gm.exchange_tokens.get(corp, 0) <= 0:
             return ["remove"]
@@ -127,6 +127,7 @@ class MinorAcquisition(OrStep):
             cash = gm.cash[corp] - R.MINOR_BIDBOX_PRICE
             st = gm.map.hex(gm.corp_defs[minor].home_hexes[0])
             free_city = any(all(t.corp != corp for t in st.city_tokens(i))
+                            and gm.reaches_city(corp, st.hex_id, i)
                             for i in range(len(st.tokens)))
             if cash < R.MINOR_13_TOKEN_PRICE or not free_city:
                 return ["exchange"]

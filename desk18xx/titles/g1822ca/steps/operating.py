@@ -56,6 +56,8 @@ class PendingToken(OrStep):
         hex_id, city = gm.map.parse_city_id(action.city)
         if hex_id not in hexes:
             raise IllegalAction(f"{corp} must place its token in {', '.join(hexes)}")
+        if gm.pending_token_needs_route(corp, price) and not gm.reaches_city(corp, hex_id, city):
+            raise IllegalAction(f"{corp} has no route to {action.city} (RB 7.1.4)")
         gm.place_token(corp, hex_id, city, price, slot=action.slot, cheater=True)
         self.orr().pending_tokens.pop(0)
 
