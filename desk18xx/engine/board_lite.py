@@ -241,6 +241,48 @@ def keeps_paths(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int
     return kept
 
 
+def _max_revenue(tile: TileDef, node: int) -> int:
+    rev = tile.nodes[node].revenue
+    return max([rev.flat, *(v for _c, v in rev.by_color)])
+
+
+_GAINS: dict[tuple[int, int, int, int], tuple[TileDef, TileDef, frozenset[int] | None]] = {}
+
+
+def new_track_paths(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int
+                    ) -> frozenset[int] | None:
+    """Paths of ``new`` that are new track or change a stop's value over ``old``
+    (18xx.games ``Tracker#check_track_restrictions!``); None when ``old`` has no
+    track (any lay on it is new track).  Cached; tile definitions are immutable.
+
+    A new path is old track when every end of it is an end of one old path (an
+    edge by number, a stop by kind: 18xx ``Path#<=``); it changes a value when
+    the stops of the first such old path have other (highest) revenues.
+    """
+    key = (id(old), old_rotation, id(new), new_rotation)
+    hit = _GAINS.get(key)
+    if hit is not None and hit[0] is old and hit[1] is new:
+        return hit[2]
+    result: frozenset[int] | None = None
+    if old.paths:
+        ot, nt = path_table(old, old_rotation), path_table(new, new_rotation)
+        gains: set[int] = set()
+        for p in range(len(nt.edges)):
+            kinds = [new.nodes[n].kind for n in nt.nodes[p]]
+            for q in range(len(ot.edges)):
+                okinds = {old.nodes[n].kind for n in ot.nodes[q]}
+                if set(nt.edges[p]) <= set(ot.edges[q]) and all(k in okinds for k in kinds):
+                    if sorted(_max_revenue(new, n) for n in nt.nodes[p]) != sorted(
+                            _max_revenue(old, n) for n in ot.nodes[q]):
+                        gains.add(p)
+                    break
+            else:
+                gains.add(p)
+        result = frozenset(gains)
+    _GAINS[key] = (old, new, result)  # the references keep the ids from being reused
+    return result
+
+
 @dataclass
 class Placed:
     """The tile on a hex (immutable once placed: a lay makes a new one)."""
@@ -572,6 +614,31 @@ class Board:
             pass
         return nodes
 
+    def reaches_after_lay(self, corp: str, hex_id: str, tile: TileDef, tile_id: str,
+                          rotation: int, paths: frozenset[int]) -> bool:
+        """``corp``'s network reaches one of ``paths`` (indexes into ``tile.paths``)
+        once ``tile`` is laid on ``hex_id`` at ``rotation`` (18xx ``connected_paths``
+        after the lay).  The lay is made on a copy: this board and its caches are
+        untouched.
+
+        Raises:
+            ValueError: the tile has no city for a token of the old one.
+        """
+        trial = self.copy()
+        rows = self._walk_rows
+        if rows is not None and rows[0] == self.lays:
+            # the other rows read the same token slots (equal lists); the lay renews its own
+            trial._walk_rows = (self.lays, list(rows[1]))
+        trial.lay(hex_id, tile, tile_id, rotation)
+        starts = list(dict.fromkeys(trial._token_nodes(corp)))
+        base = _hex_index(self.hexdefs)[hex_id] * 32
+        try:
+            _search(trial, corp, frozenset(), starts, set(starts), None, 0,
+                    paths=frozenset(base + p for p in paths))
+        except _Enough:
+            return True
+        return False
+
     def passable(self, hex_id: str, edge: int) -> bool:
         """A neighbour exists across ``edge`` and no impassable border separates them."""
         return _neighbour_table(self.hexdefs)[(hex_id, edge)] is not None
@@ -672,13 +739,15 @@ def _walk_rows(board: Board) -> list[_HexRow]:
 
 def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple[str, int]],
             nodes: set[tuple[str, int]], edges: dict[str, set[int]] | None, limit: int,
-            target: frozenset[tuple[str, int]] | None = None) -> None:
+            target: frozenset[tuple[str, int]] | None = None,
+            paths: frozenset[int] | None = None) -> None:
     """The walks of :meth:`Board._walk`, adding what they reach to ``nodes`` and ``edges``.
 
     18xx.games ``Node#walk`` and ``Path#walk``, whose visiting order decides what is
     reached: paths in tile order, a path's ends in its own order.  Hexes are
     numbered by position; hexsides in ``counter`` are ``6 * hex + edge``, paths in
-    ``vpaths`` and nodes in ``vnodes`` ``32 * hex + index``.
+    ``vpaths`` and nodes in ``vnodes`` ``32 * hex + index``.  ``paths``, numbered
+    so, stops the walks once one of them is walked (18xx ``connected_paths``).
     """
     hexes = _walk_rows(board)
     index = _hex_index(board.hexdefs)
@@ -696,6 +765,8 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
 
     def record(h: int, table: PathTable, p: int) -> None:
         hex_id, _t, nbr, _s, _k = hexes[h]
+        if paths is not None and h * 32 + p in paths:
+            raise _Enough
         for m in table.nodes[p]:
             nodes.add((hex_id, m))
             if target is not None and (hex_id, m) in target:

@@ -104,6 +104,9 @@ class Game:
         self.end_reason: str | None = None
         self.log: list[str] = []
         self.actions_applied = 0
+        self.loading = False
+        """Actions are being replayed from a stored log (18xx ``@game.loading``):
+        checks the reference makes only in live play are skipped."""
         self.pending_restore: Game | None = None
         """A snapshot to return to after the current action (rule-driven undo)."""
         self._programs: dict[str, list[Program]] = {}

@@ -105,17 +105,22 @@ def replay_log(
     except LogError as error:
         return Replayed(game, 0, (), _failure(raw, error.position, error.problem))
     applied: list[int] = []
-    for position, entry in zip(filtered.positions, filtered.actions, strict=True):
-        try:
-            action = action_from_dict(entry)
-            if each is not None:
-                each(position, entry, game)
-            game.process(action)
-        except ENGINE_ERRORS as error:
-            reason = str(error) if isinstance(error, IllegalAction) else \
-                f"{type(error).__name__}: {error}"
-            return Replayed(game, len(applied), tuple(applied), _failure(raw, position, reason))
-        applied.append(position)
+    game.loading = True  # as 18xx.games reloads a game: live-play-only checks are skipped
+    try:
+        for position, entry in zip(filtered.positions, filtered.actions, strict=True):
+            try:
+                action = action_from_dict(entry)
+                if each is not None:
+                    each(position, entry, game)
+                game.process(action)
+            except ENGINE_ERRORS as error:
+                reason = str(error) if isinstance(error, IllegalAction) else \
+                    f"{type(error).__name__}: {error}"
+                return Replayed(game, len(applied), tuple(applied),
+                                _failure(raw, position, reason))
+            applied.append(position)
+    finally:
+        game.loading = False
     return Replayed(game, len(applied), tuple(applied), None)
 
 

@@ -35,8 +35,11 @@ def _load(name: str, count: int | None = None) -> tuple[Game, dict[str, Any]]:
     game = title.new_game(GameSetup(
         title.id, tuple((str(p["id"]), p["name"]) for p in data["players"]),
         data["settings"]["seed"], options))
+    # the reference replayed these games of ours as reloads (``loading``)
+    game.loading = True
     for raw in data["actions"][:count]:
         game.process(action_from_dict(raw))
+    game.loading = False
     return game, data["probe"]
 
 

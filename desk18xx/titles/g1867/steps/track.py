@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Action, LayTile, Pass, PlaceToken
-from desk18xx.engine.board_lite import keeps_paths, stop_counts
+from desk18xx.engine.board_lite import keeps_paths, new_track_paths, stop_counts
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK
@@ -96,9 +96,12 @@ class Track(Step):
                 raise IllegalAction(f"{action.type} is not a tile lay")
 
     def check_lay(self, game: Game, entity: str, hex_id: str, tile_id: str, rotation: int,
-                  max_exits: bool = True, edges: dict[str, set[int]] | None = None
-                  ) -> tuple[TileDef, int]:
+                  max_exits: bool = True, edges: dict[str, set[int]] | None = None,
+                  new_track: bool = True) -> tuple[TileDef, int]:
         """Validate a lay without changing anything; return the tile and its cost.
+
+        ``max_exits`` and ``new_track`` switch off the most-exits rule and the
+        new-track rule (probing which tiles fit).
 
         Raises:
             IllegalAction: the lay breaks a rule.
@@ -144,7 +147,33 @@ class Track(Step):
         cost += sum(c for _k, c in self._borders(game, hex_id, tile, rotation))
         if gm.buying_power(entity, full=True) < cost:
             raise IllegalAction(f"{entity} cannot pay ${cost} for this tile")
+        if new_track:
+            self._check_new_track(game, entity, hex_id, tile_id, tile, rotation)
         return tile, cost
+
+    @staticmethod
+    def _check_new_track(game: Game, entity: str, hex_id: str, tile_id: str, tile: TileDef,
+                         rotation: int) -> None:
+        """A lay must give the company new track or a new city value (rules silent;
+        18xx.games ``Tracker#check_track_restrictions!``, ``:semi_restrictive``):
+        some path of the new tile the company reaches once it is laid is not old
+        track, or changes the value of the stops on it.
+
+        Raises:
+            IllegalAction: the lay gives the company neither.
+        """
+        if game.loading:
+            return  # as on 18xx.games: a stored game replays as it was played
+        board = g(game).board
+        assert board is not None
+        old = board.placed[hex_id]
+        gains = new_track_paths(old.tile, old.rotation, tile, rotation)
+        if gains is None:
+            return  # nothing was on the hex: all track is new
+        if not gains or not board.reaches_after_lay(entity, hex_id, tile, tile_id, rotation,
+                                                    gains):
+            raise IllegalAction(f"{tile.name} on {hex_id} must give {entity} new track "
+                                "or change a city value")
 
     def _max_exits(self, game: Game, entity: str, hex_id: str, color: Color,
                    edges: dict[str, set[int]]) -> int:
@@ -167,7 +196,7 @@ class Track(Step):
             for rot in range(6):
                 try:
                     self.check_lay(game, entity, hex_id, copy, rot, max_exits=False,
-                                   edges=edges)
+                                   edges=edges, new_track=False)
                 except IllegalAction:
                     continue
                 best = len(entry.tile.exits)
