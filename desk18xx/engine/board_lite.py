@@ -614,6 +614,18 @@ class Board:
             pass
         return nodes
 
+    def gives_new_track(self, corp: str, hex_id: str, tile: TileDef, tile_id: str,
+                        rotation: int) -> bool:
+        """Laying ``tile`` on ``hex_id`` at ``rotation`` gives ``corp`` new track or a
+        new stop value (18xx.games ``check_track_restrictions!``, ``:semi_restrictive``):
+        one of :func:`new_track_paths` is reached once the tile is laid."""
+        old = self.placed[hex_id]
+        gains = new_track_paths(old.tile, old.rotation, tile, rotation)
+        if gains is None:
+            return True  # nothing was on the hex: all track is new
+        return bool(gains) and self.reaches_after_lay(corp, hex_id, tile, tile_id, rotation,
+                                                      gains)
+
     def reaches_after_lay(self, corp: str, hex_id: str, tile: TileDef, tile_id: str,
                           rotation: int, paths: frozenset[int]) -> bool:
         """``corp``'s network reaches one of ``paths`` (indexes into ``tile.paths``)

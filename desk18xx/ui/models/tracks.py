@@ -204,7 +204,8 @@ class TrackOptions:
                 continue
             try:
                 if _legal_rotations(self._map, st, entry.tile, self._rules, edges, around):
-                    return True
+                    # 1867: the new-track rule needs a walk per rotation; decide in legal()
+                    return not self._lite or bool(self.legal(hex_id))
             except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
                 return False
         return False
@@ -225,8 +226,31 @@ class TrackOptions:
                 except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
                     out = {}
             out = {n: r for n, r in out.items() if self.left(n) > 0}
+            if self._lite:
+                out = self._new_track_only(hex_id, out)
         self._cache[hex_id] = out
         return out
+
+    def _new_track_only(self, hex_id: str, out: dict[str, tuple[int, ...]]
+                        ) -> dict[str, tuple[int, ...]]:
+        """1867: the rotations that give the company new track or a new city value
+        (the engine's ``Board.gives_new_track``, 18xx.games ``:semi_restrictive``)."""
+        from desk18xx.engine.board_lite import Board as LiteBoard
+
+        lite = self._game.board
+        if not isinstance(lite, LiteBoard):
+            return out
+        kept: dict[str, tuple[int, ...]] = {}
+        for name, rotations in out.items():
+            entry = lite.manifest.get(name)
+            copy = lite.free_copy(name)
+            if entry is None or copy is None:
+                continue
+            ok = tuple(r for r in rotations
+                       if lite.gives_new_track(self._corp, hex_id, entry.tile, copy, r))
+            if ok:
+                kept[name] = ok
+        return kept
 
     def left(self, name: str) -> int:
         """Copies of ``name`` in the supply."""

@@ -62,3 +62,16 @@ def test_a_stored_game_replays_a_lay_without_new_track() -> None:
     game.loading = True
     game.process(LayTile(entity="CA", hex="N8", tile="18-0", rotation=0))
     assert game.board is not None and game.board.placed["N8"].tile.name == "18"
+
+
+def test_the_map_view_offers_only_rotations_the_engine_accepts() -> None:
+    from desk18xx.ui.models.tracks import TrackOptions  # no Qt: a plain model
+
+    game = replay_prefix("21268.json", 142)
+    step = game.round.active_step(game) if game.round else None
+    assert isinstance(step, Track)
+    offered = TrackOptions(game, "CA").legal("N8")
+    assert offered and 0 not in offered.get("18", ())
+    engine = {tid.rpartition("-")[0]: tuple(rots)
+              for tid, rots in step.legal_tiles(game, "CA", "N8")}
+    assert offered == engine

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Action, LayTile, Pass, PlaceToken
-from desk18xx.engine.board_lite import keeps_paths, new_track_paths, stop_counts
+from desk18xx.engine.board_lite import keeps_paths, stop_counts
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK
@@ -166,12 +166,7 @@ class Track(Step):
             return  # as on 18xx.games: a stored game replays as it was played
         board = g(game).board
         assert board is not None
-        old = board.placed[hex_id]
-        gains = new_track_paths(old.tile, old.rotation, tile, rotation)
-        if gains is None:
-            return  # nothing was on the hex: all track is new
-        if not gains or not board.reaches_after_lay(entity, hex_id, tile, tile_id, rotation,
-                                                    gains):
+        if not board.gives_new_track(entity, hex_id, tile, tile_id, rotation):
             raise IllegalAction(f"{tile.name} on {hex_id} must give {entity} new track "
                                 "or change a city value")
 
