@@ -203,9 +203,11 @@ class TrackOptions:
             if self.left(name) <= 0:
                 continue
             try:
-                if _legal_rotations(self._map, st, entry.tile, self._rules, edges, around):
-                    # 1867: the new-track rule needs a walk per rotation; decide in legal()
-                    return not self._lite or bool(self.legal(hex_id))
+                rotations = _legal_rotations(self._map, st, entry.tile, self._rules, edges,
+                                             around)
+                if rotations and (not self._lite
+                                  or self._new_track_rotations(hex_id, name, rotations)):
+                    return True
             except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
                 return False
         return False
@@ -235,22 +237,27 @@ class TrackOptions:
                         ) -> dict[str, tuple[int, ...]]:
         """1867: the rotations that give the company new track or a new city value
         (the engine's ``Board.gives_new_track``, 18xx.games ``:semi_restrictive``)."""
+        kept: dict[str, tuple[int, ...]] = {}
+        for name, rotations in out.items():
+            ok = self._new_track_rotations(hex_id, name, rotations)
+            if ok:
+                kept[name] = ok
+        return kept
+
+    def _new_track_rotations(self, hex_id: str, name: str, rotations: tuple[int, ...]
+                             ) -> tuple[int, ...]:
+        """Those of ``rotations`` of tile ``name`` that pass :meth:`_new_track_only`."""
         from desk18xx.engine.board_lite import Board as LiteBoard
 
         lite = self._game.board
         if not isinstance(lite, LiteBoard):
-            return out
-        kept: dict[str, tuple[int, ...]] = {}
-        for name, rotations in out.items():
-            entry = lite.manifest.get(name)
-            copy = lite.free_copy(name)
-            if entry is None or copy is None:
-                continue
-            ok = tuple(r for r in rotations
-                       if lite.gives_new_track(self._corp, hex_id, entry.tile, copy, r))
-            if ok:
-                kept[name] = ok
-        return kept
+            return rotations
+        entry = lite.manifest.get(name)
+        copy = lite.free_copy(name)
+        if entry is None or copy is None:
+            return ()
+        return tuple(r for r in rotations
+                     if lite.gives_new_track(self._corp, hex_id, entry.tile, copy, r))
 
     def left(self, name: str) -> int:
         """Copies of ``name`` in the supply."""
