@@ -177,8 +177,11 @@ class G1822CA(Game):
             for v in t.variants:
                 variants[v.name] = (_dist(v.distance), v.price, v.rusts_on, v.multiplier)
             self.train_variants[t.name] = variants
-            count = t.num if t.num is not None else 1
-            if t.num is None:
+            num = t.num
+            if t.name in R.RULEBOOK_UNLIMITED_TRAINS and not self.config.compat_18xxgames:
+                num = None  # RB §9: unlimited 7/E-trains in the scenarios (map data: 20)
+            count = num if num is not None else 1
+            if num is None:
                 self.unlimited.add(t.name)
             for i in range(count):
                 tid = f"{t.name}-{i}"

@@ -52,6 +52,9 @@ BIG_CITY_COMPANIES: Final = {"P14": "AC21", "P15": "AE15", "P16": "AF12", "P17":
 MOUNTAIN_PASS_COMPANIES: Final = {"P19": "F16", "P20": "E11"}
 TILE_GRANT: Final = "P21"
 TOKEN_SWAP: Final = "P28"
+RULEBOOK_UNLIMITED_TRAINS: Final = frozenset({"7"})
+"""Trains the rulebook supplies without limit in every 1822CA game (RB 5.13 table,
+§9 scenario setup: "Unlimited 7/E-trains"); 18xx.games has 20 in ERS/WRS."""
 REMOVE_TOWN: Final = frozenset({"P29", "P30"})
 
 # Which corporation types may acquire a private, from which phase (supplement §6 table).
@@ -105,7 +108,8 @@ class RulesConfig:
     Off (the default for new games) switches on the rulebook's explicit rules
     listed in docs/rules-notes.md: the owner funds every tax-haven purchase
     (RB 6.1.2 P11), a second E-train after an acquisition must be discarded
-    (RB 5.17.7), and 2-player games are not offered (RB 1.7.2).
+    (RB 5.17.7), 2-player games are not offered (RB 1.7.2) and the scenarios'
+    7/E-trains are unlimited (RB §9).
     """
 
 

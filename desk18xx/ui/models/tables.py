@@ -198,10 +198,12 @@ def bank_rows(game: Game) -> list[Row]:
     counts: dict[str, int] = {}
     for tid in game.depot:
         counts[game.trains[tid].name] = counts.get(game.trains[tid].name, 0) + 1
+    unlimited = vars(game).get("unlimited", ())
     for name, n in counts.items():
         t = next(game.trains[tid] for tid in game.depot if game.trains[tid].name == name)
         rust = f", rusts on {t.rusts_on}" if t.rusts_on else ""
-        out.append(Row((f"Train {name}", f"{n} × ${t.price}{rust}")))
+        left = "unlimited" if name in unlimited else str(n)
+        out.append(Row((f"Train {name}", f"{left} × ${t.price}{rust}")))
     pool = [t.name for t in game.trains.values() if t.owner == POOL]
     if pool:
         out.append(Row(("Bank pool trains", " ".join(pool))))
