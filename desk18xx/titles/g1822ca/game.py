@@ -95,6 +95,8 @@ class G1822CA(Game):
         self.sawmill_owner: str | None = None
         self.sawmill_bonus = 0
         self.tax_haven_bought = False
+        self.grant_lays_placed = 0
+        """P21 grant lays placed over the game; rulebook mode closes P21 at the third."""
         self.end_trigger: tuple[str, str] | None = None
         self.operating_rounds = 1
         self.or_turn = 0

@@ -108,8 +108,9 @@ class RulesConfig:
     Off (the default for new games) switches on the rulebook's explicit rules
     listed in docs/rules-notes.md: the owner funds every tax-haven purchase
     (RB 6.1.2 P11), a second E-train after an acquisition must be discarded
-    (RB 5.17.7), 2-player games are not offered (RB 1.7.2) and the scenarios'
-    7/E-trains are unlimited (RB §9).
+    (RB 5.17.7), 2-player games are not offered (RB 1.7.2), the scenarios'
+    7/E-trains are unlimited (RB §9) and P21 keeps its unused grant lays
+    until it has placed three.
     """
 
 

@@ -32,6 +32,8 @@ from desk18xx.titles.g1822ca.steps.base import OrStep, g
 
 if TYPE_CHECKING:
     from desk18xx.engine.game import Game
+    from desk18xx.titles.g1822ca.game import G1822CA
+    from desk18xx.titles.g1822ca.rounds import OperatingRound
 
 
 class PendingToken(OrStep):
@@ -162,6 +164,18 @@ class AssignSawmill(OrStep):
         """Assigning is optional."""
 
 
+def grant_lays_left(gm: G1822CA, orr: OperatingRound) -> int:
+    """P21 grant lays still open to its owner now.
+
+    18xx.games (``compat_18xxgames``): three in the track step where the first
+    is used (the rest are lost when the step ends).  Rulebook mode: three over
+    the game; the card closes after placing the third.
+    """
+    if gm.config.compat_18xxgames:
+        return 3 - orr.grant_lays
+    return 3 - gm.grant_lays_placed
+
+
 class SpecialTrack(OrStep):
     """Tile lays by a company's ability (P12, P14-P21, P29, P30; supplement §6.1)."""
 
@@ -192,6 +206,8 @@ class SpecialTrack(OrStep):
             or company == R.TILE_GRANT
         if company in R.BIG_CITY_COMPANIES and action.hex != R.BIG_CITY_COMPANIES[company]:
             raise IllegalAction(f"{company} upgrades only {R.BIG_CITY_COMPANIES[company]}")
+        if company == R.TILE_GRANT and grant_lays_left(gm, orr) == 0:
+            raise IllegalAction(f"{company} has no grant lay left")
         upgrade = gm.map.hex(action.hex).geo.tile.color.value != "white"
         gm.lay_tile(corp, action.hex, action.tile, action.rotation, free=free,
                     special=True, remove_town=company in R.REMOVE_TOWN,
@@ -206,6 +222,9 @@ class SpecialTrack(OrStep):
         if company == R.TILE_GRANT:
             orr.grant_used = True
             orr.grant_lays += 1
+            gm.grant_lays_placed += 1
+            if not gm.config.compat_18xxgames and gm.grant_lays_placed >= 3:
+                gm.close_company(company)  # the card: "close this company to place three"
         elif company in R.BIG_CITY_COMPANIES:
             orr.big_city_used.add(company)
 
@@ -277,7 +296,7 @@ class TrackStep(OrStep):
             if cid in R.BIG_CITY_COMPANIES and cid not in orr.big_city_used:
                 if gm.map.hex(R.BIG_CITY_COMPANIES[cid]).geo.tile.color.value != "gray":
                     return True
-            if cid == R.TILE_GRANT and orr.grant_lays < 3:
+            if cid == R.TILE_GRANT and grant_lays_left(gm, orr) > 0:
                 return True
         return False
 
@@ -308,10 +327,14 @@ class TrackStep(OrStep):
             self.pass_(game)
 
     def pass_(self, game: Game) -> None:
-        """End of the track step: an used P21 closes (supplement §14.12)."""
+        """End of the track step: an used P21 closes (supplement §14.12).
+
+        Only with ``compat_18xxgames``: in rulebook mode P21 keeps its unused
+        grant lays and closes after the third (docs/rules-notes.md row 12).
+        """
         self.passed = True
         gm = g(game)
-        if getattr(self.orr(), "grant_used", False):
+        if gm.config.compat_18xxgames and getattr(self.orr(), "grant_used", False):
             p21 = gm.companies.get(R.TILE_GRANT)
             if p21 is not None and not p21.closed:
                 gm.close_company(R.TILE_GRANT)
