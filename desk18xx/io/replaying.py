@@ -105,22 +105,21 @@ def replay_log(
     except LogError as error:
         return Replayed(game, 0, (), _failure(raw, error.position, error.problem))
     applied: list[int] = []
-    game.loading = True  # as 18xx.games reloads a game: live-play-only checks are skipped
-    try:
-        for position, entry in zip(filtered.positions, filtered.actions, strict=True):
-            try:
-                action = action_from_dict(entry)
-                if each is not None:
-                    each(position, entry, game)
-                game.process(action)
-            except ENGINE_ERRORS as error:
-                reason = str(error) if isinstance(error, IllegalAction) else \
-                    f"{type(error).__name__}: {error}"
-                return Replayed(game, len(applied), tuple(applied),
-                                _failure(raw, position, reason))
-            applied.append(position)
-    finally:
-        game.loading = False
+    # ``game.loading`` stays off: a save or an e-mail move is checked against every
+    # rule, live-play ones included (18xx.games skips those when it reloads a game;
+    # we must not, or an edited file could carry a lay no player could have made).
+    for position, entry in zip(filtered.positions, filtered.actions, strict=True):
+        try:
+            action = action_from_dict(entry)
+            if each is not None:
+                each(position, entry, game)
+            game.process(action)
+        except ENGINE_ERRORS as error:
+            reason = str(error) if isinstance(error, IllegalAction) else \
+                f"{type(error).__name__}: {error}"
+            return Replayed(game, len(applied), tuple(applied),
+                            _failure(raw, position, reason))
+        applied.append(position)
     return Replayed(game, len(applied), tuple(applied), None)
 
 

@@ -75,3 +75,25 @@ def test_the_map_view_offers_only_rotations_the_engine_accepts() -> None:
     engine = {tid.rpartition("-")[0]: tuple(rots)
               for tid, rots in step.legal_tiles(game, "CA", "N8")}
     assert offered == engine
+
+
+def test_a_saved_or_mailed_game_is_checked_against_the_rule() -> None:
+    # our own saves and e-mail moves replay with every live rule on: an edited file
+    # carrying a lay without new track is refused with the reason, at its index
+    from pathlib import Path
+
+    from desk18xx.io.import_18xxgames import load_export
+    from desk18xx.io.replaying import replay_log
+    from desk18xx.io.savefile import SavedPlayer, SaveHeader
+
+    root = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / "18xx.games"
+    imported = load_export(root / "1867" / "21268.json")
+    header = SaveHeader("1867", tuple(SavedPlayer(p.id, p.name) for p in imported.players),
+                        imported.seed, options=("compat_18xxgames",))
+    raw = [dict(a, id=i + 1) for i, a in enumerate(imported.actions[:142])]
+    assert replay_log(header, raw).failure is None
+    bad = {"type": "lay_tile", "entity": "CA", "entity_type": "corporation",
+           "hex": "N8", "tile": "18-0", "rotation": 0, "id": 143}
+    replayed = replay_log(header, [*raw, bad])
+    assert replayed.failure is not None and replayed.failure.index == 142
+    assert "new track" in replayed.failure.reason
