@@ -45,6 +45,7 @@ from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.steps.acquisition import (
     AcquireCompany,
     AcquisitionTrack,
+    Consent,
     MinorAcquisition,
     acquirable_privates,
 )
@@ -117,6 +118,9 @@ def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random,
     if Pass in legal:
         out.append(Pass(entity=entity, entity_type=kind))
     match step:
+        case Consent():
+            out.extend(Choose(entity=entity, entity_type=kind, choice=c)
+                       for c in ("consent", "refuse"))
         case BuySellParShares():
             out.extend(_stock(game, step, entity, rng))
         case ChooseDouble():

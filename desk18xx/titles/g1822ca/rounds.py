@@ -13,6 +13,7 @@ from desk18xx.engine.round import PlayerStockRound, Round, RoundKind, Step
 from desk18xx.titles.g1822ca.steps.acquisition import (
     AcquireCompany,
     AcquisitionTrack,
+    Consent,
     MinorAcquisition,
 )
 from desk18xx.titles.g1822ca.steps.base import g
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 STOCK_ROUND: tuple[type[Step], ...] = (DiscardTrain, BuySellParShares)
 CHOICES_ROUND: tuple[type[Step], ...] = (ChooseDouble,)
 OPERATING_ROUND: tuple[type[Step], ...] = (
-    DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, AssignSawmill,
+    Consent, DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, AssignSawmill,
     SpecialTrack, SpecialToken, TrackStep, PendingToken, DestinationToken, TokenStep, RouteStep,
     DividendStep, BuyTrainStep, MinorAcquisition, AcquisitionTrack, PendingToken,
     IssueShares,
@@ -117,6 +118,10 @@ class OperatingRound(Round):
         self.grant_used = False
         self.grant_lays = 0
         self.big_city_used: set[str] = set()
+        self.consent: tuple[str, Action] | None = None
+        """(player, proposed deal) waiting for that player's consent (rulebook mode)."""
+        self.consented = False
+        """True while a consented deal is carried out."""
         super().__init__(game, OPERATING_ROUND, round_num)
 
     def select_entities(self, game: Game) -> list[str]:
@@ -155,6 +160,7 @@ class OperatingRound(Round):
         self.grant_used = False
         self.grant_lays = 0
         self.big_city_used = set()
+        self.consent = None
 
     def start_operating(self, game: Game) -> None:
         """Begin the current company's turn (home token first; 18xx ``start_operating``)."""

@@ -109,8 +109,9 @@ class RulesConfig:
     listed in docs/rules-notes.md: the owner funds every tax-haven purchase
     (RB 6.1.2 P11), a second E-train after an acquisition must be discarded
     (RB 5.17.7), 2-player games are not offered (RB 1.7.2), the scenarios'
-    7/E-trains are unlimited (RB §9) and P21 keeps its unused grant lays
-    until it has placed three.
+    7/E-trains are unlimited (RB §9), P21 keeps its unused grant lays
+    until it has placed three, and deals with another player's private,
+    minor or company wait for that player's consent (RB 5.6.1, 5.13.3, 5.16.4).
     """
 
 

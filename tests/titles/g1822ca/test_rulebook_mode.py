@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import pytest
 
-from desk18xx.engine.actions import LayTile, Pass
+from desk18xx.engine.actions import AcquireCompany as AcquireCompanyAction
+from desk18xx.engine.actions import BuyTrain, Choose, LayTile, Merge, Pass
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import GameSetup
-from desk18xx.engine.state import DEPOT
+from desk18xx.engine.round import Step
+from desk18xx.engine.state import BANK, DEPOT
 from desk18xx.titles.g1822ca.game import G1822CA
 from desk18xx.titles.g1822ca.rounds import OperatingRound
+from desk18xx.titles.g1822ca.steps.acquisition import MinorAcquisition
 from desk18xx.titles.g1822ca.steps.operating import SpecialTrack, TrackStep
+from desk18xx.titles.g1822ca.steps.trains import BuyTrainStep
 
 SEED = 337421161
+S = TypeVar("S", bound=Step)
 
 
 def _game(title: str, compat: bool) -> G1822CA:
@@ -110,3 +117,88 @@ def test_p21_refuses_a_fourth_grant_lay(compat: bool) -> None:
     with pytest.raises(IllegalAction, match="no grant lay left"):
         _grant_lay(game, special, "AG17")
     assert len(laid) == 3
+
+
+def _deal_turn(compat: bool) -> tuple[G1822CA, OperatingRound]:
+    """Phase 3; GT (director 100) operates; minor 12 (director 101) owns a 3-train."""
+    game = _game("1822CA", compat)
+    cells = {c.price: c.coord for c in game.market.cells.values()}
+    for corp, price, owner in (("GT", 100, "100"), ("12", 60, "101")):
+        game.market.place(corp, cells[price])
+        game.corps[corp].ipoed = game.corps[corp].floated = True
+        game.shares[f"{corp}_0"].owner = owner
+        game.operating_history[corp] = 2
+    game.place_token("12", "AC21", 0, 0)
+    game.place_token("GT", "AC21", 1, 0)
+    game.transfer(BANK, "GT", 500)
+    for train in ("2", "3"):  # the first 2- and 3-trains: phase 3 (RB 5.12)
+        game.train_bought(game.trains[game.depot[0]], train)
+    assert game.phase_num == 3
+    three = next(t for t in game.trains.values() if t.name == "3" and t.owner == DEPOT)
+    game.give_train(three, "12")
+    game.companies["P2"].owner = "101"
+    game.connects_to_minor = lambda corp, minor: True  # type: ignore[method-assign]
+    orr = OperatingRound(game, 1)
+    orr.entity_index = orr.entities.index("GT")
+    return game, orr
+
+
+def _step(orr: OperatingRound, cls: type[S]) -> S:
+    return next(s for s in orr.steps if isinstance(s, cls))
+
+
+def _answer(game: G1822CA, orr: OperatingRound, choice: str) -> None:
+    orr.process(game, Choose(entity="101", entity_type="player", choice=choice))
+
+
+@pytest.mark.parametrize("answer", ["consent", "refuse"])
+def test_deals_with_another_player_wait_for_consent_in_rulebook_mode(answer: str) -> None:
+    """RB 5.6.1 (privates), 5.13.3 (train sales), 5.16.4 (minors): row 8."""
+    game, orr = _deal_turn(compat=False)
+    agreed = answer == "consent"
+    orr.process(game, AcquireCompanyAction(entity="GT", entity_type="corporation",
+                                           company="P2"))
+    assert orr.consent is not None and orr.current_entity(game) == "101"
+    assert game.companies["P2"].owner == "101"
+    with pytest.raises(IllegalAction):
+        orr.process(game, Pass("GT", entity_type="corporation"))
+    _answer(game, orr, answer)
+    assert orr.consent is None and orr.current_entity(game) == "GT"
+    assert game.companies["P2"].owner == ("GT" if agreed else "101")
+
+    three = game.corps["12"].trains[0]
+    _step(orr, BuyTrainStep).process(game, BuyTrain(entity="GT", entity_type="corporation",
+                                                    train=three, price=50))
+    assert game.trains[three].owner == "12" and game.cash["12"] == 0
+    _answer(game, orr, answer)
+    assert game.trains[three].owner == ("GT" if agreed else "12")
+    assert game.cash["12"] == (50 if agreed else 0)
+
+    merge = _step(orr, MinorAcquisition)
+    merge.process(game, Merge(entity="GT", entity_type="corporation", corporation="12"))
+    assert merge.state == "select" and orr.consent is not None
+    _answer(game, orr, answer)
+    assert merge.state == ("pay" if agreed else "select")
+
+
+def test_deals_need_no_consent_with_compat() -> None:
+    game, orr = _deal_turn(compat=True)
+    orr.process(game, AcquireCompanyAction(entity="GT", entity_type="corporation",
+                                           company="P2"))
+    assert game.companies["P2"].owner == "GT" and orr.consent is None
+    three = game.corps["12"].trains[0]
+    _step(orr, BuyTrainStep).process(game, BuyTrain(entity="GT", entity_type="corporation",
+                                                    train=three, price=50))
+    assert game.trains[three].owner == "GT" and orr.consent is None
+    merge = _step(orr, MinorAcquisition)
+    merge.process(game, Merge(entity="GT", entity_type="corporation", corporation="12"))
+    assert merge.state == "pay" and orr.consent is None
+
+
+def test_a_deal_between_ones_own_companies_needs_no_consent() -> None:
+    game, orr = _deal_turn(compat=False)
+    game.shares["12_0"].owner = "100"
+    three = game.corps["12"].trains[0]
+    _step(orr, BuyTrainStep).process(game, BuyTrain(entity="GT", entity_type="corporation",
+                                                    train=three, price=50))
+    assert game.trains[three].owner == "GT" and orr.consent is None

@@ -40,8 +40,55 @@ def acquirable_privates(gm: G1822CA, corp: str) -> list[str]:
     return out
 
 
+def needs_consent(gm: G1822CA, corp: str, other_owner: str | None) -> bool:
+    """Rulebook mode: a deal with another player's private, minor or company waits for
+    that player's consent (RB 5.6.1, 5.13.3, 5.16.4; docs/rules-notes.md row 8)."""
+    if gm.config.compat_18xxgames or other_owner is None or not gm.is_player(other_owner):
+        return False
+    return other_owner != gm.president(corp)
+
+
+class Consent(OrStep):
+    """The other player answers ``choose "consent"`` or ``choose "refuse"`` to a deal
+    the operating company proposed (rulebook mode only); a consent carries it out."""
+
+    def skip(self, game: Game) -> None:
+        """Never passed: a request may come at any point of the turn."""
+
+    def active_entities(self, game: Game) -> list[str]:
+        pending = self.orr().consent
+        return [pending[0]] if pending is not None else []
+
+    def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
+        pending = self.orr().consent
+        return (Choose,) if pending is not None and entity == pending[0] else ()
+
+    def process(self, game: Game, action: Action) -> None:
+        orr = self.orr()
+        pending = orr.consent
+        if pending is None or not isinstance(action, Choose) \
+                or action.choice not in ("consent", "refuse"):
+            raise IllegalAction("answer consent or refuse")
+        orr.consent = None
+        if action.choice == "refuse":
+            return
+        deal = pending[1]
+        for step in self.round.steps:
+            if step is not self and step.is_active(game) \
+                    and type(deal) in step.legal(game, deal.entity):
+                orr.consented = True
+                try:
+                    step.process(game, deal)
+                finally:
+                    orr.consented = False
+                step.acted = True
+                return
+        raise IllegalAction(f"{deal.type} by {deal.entity} is no longer possible")
+
+
 class AcquireCompany(OrStep):
-    """Take over a player's private, free (RB 5.3; consent not asked, supplement §14.8)."""
+    """Take over a player's private, free (RB 5.3; another player's consent is asked in
+    rulebook mode only, supplement §14.8)."""
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         if not self.is_current(entity) or not acquirable_privates(g(game), entity):
@@ -54,6 +101,11 @@ class AcquireCompany(OrStep):
         if isinstance(action, AcquireCompanyAction):
             if action.company not in acquirable_privates(gm, corp):
                 raise IllegalAction(f"{corp} cannot acquire {action.company} now")
+            owner = gm.companies[action.company].owner
+            if needs_consent(gm, corp, owner) and not self.orr().consented:
+                assert owner is not None
+                self.orr().consent = (owner, action)
+                return
             gm.acquire_private(corp, action.company)
             self.orr().acquired.append(action.company)
             if not acquirable_privates(gm, corp):
@@ -145,6 +197,11 @@ class MinorAcquisition(OrStep):
                 raise IllegalAction(f"{corp} cannot acquire {minor}")
             if not gm.connects_to_minor(corp, minor):
                 raise IllegalAction(f"{corp} is not connected to {minor} (RB 5.14.3)")
+            owner = gm.president(minor)
+            if needs_consent(gm, corp, owner) and not self.orr().consented:
+                assert owner is not None
+                self.orr().consent = (owner, action)
+                return
             self.minor = minor
             self.state = "pay"
             return
@@ -187,4 +244,4 @@ class AcquisitionTrack(OrStep):
         self.pass_(game)
 
 
-__all__ = ["BANK", "AcquireCompany", "AcquisitionTrack", "MinorAcquisition"]
+__all__ = ["BANK", "AcquireCompany", "AcquisitionTrack", "Consent", "MinorAcquisition"]

@@ -14,6 +14,7 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.state import BANK, DEPOT, POOL, Train
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.shares import sell_shares
+from desk18xx.titles.g1822ca.steps.acquisition import needs_consent
 from desk18xx.titles.g1822ca.steps.base import OrStep, g
 
 if TYPE_CHECKING:
@@ -206,6 +207,11 @@ class BuyTrainStep(OrStep):
                 raise IllegalAction("a train between companies costs $1 up to the buyer's cash")
             if len(gm.real_trains(corp)) >= gm.train_limit(corp):
                 raise IllegalAction(f"{corp} is at its train limit")
+            seller = gm.president(source)
+            if needs_consent(gm, corp, seller) and not self.orr().consented:
+                assert seller is not None
+                self.orr().consent = (seller, action)  # RB 5.13.3: the seller consents
+                return
             gm.transfer(corp, source, price)
             gm.give_train(train, corp)
             return
