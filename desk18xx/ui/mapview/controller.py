@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import QCoreApplication, QObject, QPointF, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QPointF, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLayout
 
@@ -163,11 +163,24 @@ class MapController(QObject):
             if (self.auto_propose and self._auto_for != here
                     and not any(r.stops for r in self._routes)):
                 self._auto_for = here
-                self.search.start(entity, auto=True)
+                # after this update is painted: copying the game for the worker
+                # thread is not work the player should wait for to see the move
+                QTimer.singleShot(0, self, lambda: self._start_auto_search(here))
         else:
             self._routes = []
             self._route_box.setVisible(False)
             self._view.set_routes(())
+
+    def _start_auto_search(self, here: tuple[str, int]) -> None:
+        """Start the automatic route search planned for ``here`` (company, log length)
+        unless the game has moved on or a route was clicked meanwhile."""
+        if not self._session.has_game:
+            return
+        entity, count = here
+        if (self._auto_for != here or len(self._session.actions()) != count
+                or any(r.stops for r in self._routes)):
+            return
+        self.search.start(entity, auto=True)
 
     def _hovered(self, hex_id: str) -> None:
         if not hex_id or not self._session.has_game:
