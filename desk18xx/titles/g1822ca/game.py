@@ -1139,30 +1139,17 @@ class G1822CA(Game):
         small_n = sum(1 for c in owned if c in R.PRIVATE_SMALL_MAIL_CONTRACTS)
         if not large_n and not small_n:
             return 0
-        routes = [(tid, stops) for tid, stops in orr.route_nodes.items() if stops]
-        large: list[int] = []
-        for tid, stops in routes:
-            if self.trains[tid].name.startswith("L") or len(stops) < 2:
-                continue
-            first = self.stop_base_revenue(stops[0])
-            last = self.stop_base_revenue(stops[-1])
-            large.append((first + last) // 2)
-        large = sorted(large, reverse=True)[:large_n]
-        small = [self.rules.small_mail_subsidy.get(self.phase.name, 0)] * min(small_n, len(
-            orr.route_nodes))
-        if len(orr.route_nodes) >= len(large) + small_n or not large or not small:
-            return sum(large) + sum(small)
-        total = li = si = 0
-        for _ in orr.route_nodes:
-            lv = large[li] if li < len(large) else 0
-            sv = small[si] if si < len(small) else 0
-            if sv > lv:
-                si += 1
-                total += sv
+        from desk18xx.engine.optimizer.scoring_1822ca import mail_income  # one formula
+
+        values: list[int | None] = []  # per run, its large-contract value
+        for tid, stops in orr.route_nodes.items():
+            if not stops or self.trains[tid].name.startswith("L") or len(stops) < 2:
+                values.append(None)
             else:
-                li += 1
-                total += lv
-        return total
+                values.append((self.stop_base_revenue(stops[0])
+                               + self.stop_base_revenue(stops[-1])) // 2)
+        return mail_income(large_n, small_n,
+                           self.rules.small_mail_subsidy.get(self.phase.name, 0), values)
 
     def pay_dividend(self, corp: str, kind: str, orr: OperatingRound) -> None:
         """Pay a dividend (RB 5.11; supplement §7.2, §7.4)."""
