@@ -102,7 +102,8 @@ def candidate_moves(game: G1822CA, rng: random.Random,
     if isinstance(step, BuyTrainStep) and must_buy_train(game, entity):
         player = game.president(entity)
         if player is not None and not _affordable(game, entity):
-            return _forced_train(game, entity, player, step.corporations_sold)
+            return [*_forced_train(game, entity, player, step.corporations_sold),
+                    *_winnipeg_tokens(game, entity)]
     return _step_moves(game, step, entity, rng, types)
 
 
@@ -158,13 +159,6 @@ def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random,
             out.append(Pass(entity=entity, entity_type=kind))
         case TokenStep():
             out.extend(_tokens(game, entity))
-            if game.winnipeg_token_open(entity, R.WINNIPEG_TOKEN):
-                st = game.map.hex("N16")
-                out.extend(PlaceToken(entity=R.WINNIPEG_TOKEN, entity_type="company",
-                                      city=game.map.city_id("N16", c), slot=None,
-                                      tokener=entity)
-                           for c in range(len(st.tokens))
-                           if not any(t is not None and t.corp == entity for t in st.tokens[c]))
         case RouteStep():
             out = [_routes(game, entity, rng)] if types is None or RunRoutes.type in types \
                 else []
@@ -177,7 +171,22 @@ def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random,
             out.extend(_acquisitions(game, step, entity))
         case IssueShares():
             out.extend(_issue(game, entity, legal))
+    out.extend(_winnipeg_tokens(game, entity))
     return out
+
+
+def _winnipeg_tokens(game: G1822CA, corp: str) -> list[Action]:
+    """P10's Winnipeg token, open at any time of its owner's turn once no earlier step
+    blocks (18xx.games ``SpecialToken``, ``when: owning_corp_or_turn``)."""
+    r = game.round
+    if r is None or not game.winnipeg_token_open(corp, R.WINNIPEG_TOKEN) \
+            or PlaceToken not in r.legal_for(game, R.WINNIPEG_TOKEN):
+        return []
+    st = game.map.hex("N16")
+    return [PlaceToken(entity=R.WINNIPEG_TOKEN, entity_type="company",
+                       city=game.map.city_id("N16", c), slot=None, tokener=corp)
+            for c in range(len(st.tokens))
+            if not any(t is not None and t.corp == corp for t in st.tokens[c])]
 
 
 # -- stock round -------------------------------------------------------------------------

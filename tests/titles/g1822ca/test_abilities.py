@@ -3,6 +3,7 @@ private abilities as exercised by the recorded games (RB 5.8.6, 5.9, 5.14, 6).""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -194,3 +195,58 @@ def test_p12_lays_a_plain_tile_one_colour_ahead() -> None:
         g._advanced_colour("AF14", "14", Color.GREEN)  # a city tile
     with pytest.raises(IllegalAction):
         g._advanced_colour("AF14", "544", Color.BROWN)  # two colours ahead
+
+
+_P10_CASE = Path(__file__).resolve().parents[2] / "golden" / "divergences" \
+    / "d22_1822ca_acquired_home_beside_p10_token.json"
+
+
+def _p10_game(order: list[int | dict[str, str]]) -> G1822CA:
+    """The d22 playout to CPR's turn with P10 (its action 343), then ``order``."""
+    import json
+
+    data = json.loads(_P10_CASE.read_text(encoding="utf-8"))
+    acts = data["actions"]
+    game = G1822CA(GameSetup("1822CA", tuple((str(p["id"]), p["name"]) for p in data["players"]),
+                             data["settings"]["seed"], ("compat_18xxgames",)))
+    game.loading = True
+    for raw in acts[:343]:
+        game.process(action_from_dict(raw))
+    for x in order:
+        raw = acts[x] if isinstance(x, int) else x
+        game.process(action_from_dict({k: v for k, v in raw.items() if k != "id"}))
+    return game
+
+
+def _p10_state(game: G1822CA) -> tuple[object, ...]:
+    return (sorted(game.map.tokens_of("CPR")), dict(game.cash), dict(game.exchange_tokens),
+            game.companies["P10"].closed, game.legal_actions())
+
+
+def test_p10_token_at_any_time_of_the_owners_turn() -> None:
+    """18xx.games ``SpecialToken`` (``when: owning_corp_or_turn``): CPR may place P10's
+    token in its track or train step too, with the same result as in its token step."""
+    from desk18xx.engine.actions import PlaceToken
+    from desk18xx.engine.errors import IllegalAction
+
+    cpr_pass = {"type": "pass", "entity": "CPR", "entity_type": "corporation"}
+    # recorded: acquire P10, pass, lay, pass, P10 token (token step), sell, train, next
+    recorded = _p10_game([343, 344, 345, 346, 347, 348, 349, 350])
+    assert ("N16", 2) in recorded.map.tokens_of("CPR") and recorded.companies["P10"].closed
+    before_lay = _p10_game([343, 344])
+    assert before_lay.legal_actions().step == "TrackStep"
+    offered = [m for m in before_lay.legal_moves(random.Random(0))
+               if isinstance(m, PlaceToken) and m.entity == "P10"]
+    assert {m.city for m in offered} >= {"N16-0-2"}
+    in_track = _p10_game([343, 344, 347, 345, 346, 348, 349, 350])
+    assert _p10_state(in_track) == _p10_state(recorded)
+    # token step passed: still open while buying a train
+    at_train = _p10_game([343, 344, 345, 346, cpr_pass, 348])
+    assert at_train.legal_actions().step == "BuyTrainStep"
+    assert any(isinstance(m, PlaceToken) and m.entity == "P10"
+               for m in at_train.legal_moves(random.Random(0)))
+    in_train = _p10_game([343, 344, 345, 346, cpr_pass, 348, 347, 349, 350])
+    assert _p10_state(in_train) == _p10_state(recorded)
+    # not once CPR's turn is over
+    with pytest.raises(IllegalAction):
+        _p10_game([343, 344, 345, 346, cpr_pass, 348, 349, 347])
