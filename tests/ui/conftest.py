@@ -25,3 +25,25 @@ def _no_automatic_routes(monkeypatch: pytest.MonkeyPatch) -> None:
     from desk18xx.ui.mapview.controller import MapController
 
     monkeypatch.setattr(MapController, "auto_propose", False)
+
+
+@pytest.fixture
+def show_window(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Open the main window on a session at 1400x900 (layout not restored, settings
+    in ``tmp_path``) and wait until it is on screen."""
+    from PySide6.QtCore import QSettings
+
+    from desk18xx.ui.mainwindow import MainWindow
+    from desk18xx.ui.session import GameSession
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+
+    def show(session: GameSession) -> MainWindow:
+        win = MainWindow(session, restore_layout=False)
+        qtbot.addWidget(win)
+        win.resize(1400, 900)
+        win.show()
+        qtbot.wait_exposed(win)
+        return win
+
+    return show

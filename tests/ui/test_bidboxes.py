@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from desk18xx.engine.game import GameSetup
 from desk18xx.ui.mainwindow import MainWindow
@@ -17,16 +15,10 @@ PLAYERS = (("1", "Ann"), ("2", "Ben"), ("3", "Cid"), ("4", "Dot"))
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+def window(show_window) -> MainWindow:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1822CA", PLAYERS, seed=7))
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.wait_exposed(win)
-    return win
+    return show_window(session)  # type: ignore[no-any-return]
 
 
 def _bid_label(window: MainWindow, company: str) -> str:

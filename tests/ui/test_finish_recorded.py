@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPointF, QSettings, Qt
+from PySide6.QtCore import QPointF, Qt
 
 from desk18xx.engine.actions import (
     Action,
@@ -48,16 +48,10 @@ def _truncated(src: Path, keep_last: int, out: Path) -> tuple[list[dict[str, Any
     return [a for a in actions[cut:] if a["type"] != "message"], result
 
 
-def _window(qtbot, tmp_path: Path, path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+def _window(show_window, path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(path)
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.wait_exposed(win)
-    return win
+    return show_window(session)  # type: ignore[no-any-return]
 
 
 def _click_choice(window: MainWindow, wanted: Action) -> None:
@@ -152,10 +146,10 @@ CASES = [("1867/21268.json", 13), ("1822CA/1822CA_game_end_bank.json", 14)]
 
 
 @pytest.mark.parametrize(("fixture", "keep_last"), CASES)
-def test_finish_a_recorded_game(qtbot, tmp_path: Path, fixture: str,  # type: ignore[no-untyped-def]
+def test_finish_a_recorded_game(qtbot, show_window, tmp_path: Path, fixture: str,  # type: ignore[no-untyped-def]
                                 keep_last: int) -> None:
     tail, result = _truncated(FIXTURES / fixture, keep_last, tmp_path / "near_end.json")
-    window = _window(qtbot, tmp_path, tmp_path / "near_end.json")
+    window = _window(show_window, tmp_path / "near_end.json")
     assert not window.session.game.finished
     _finish(window, qtbot, tail)
     game = window.session.game
@@ -166,12 +160,12 @@ def test_finish_a_recorded_game(qtbot, tmp_path: Path, fixture: str,  # type: ig
     assert len(standings) == len(game.players) and standings[0].startswith("1. ")
 
 
-def test_edit_a_route_by_clicking_stops(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_edit_a_route_by_clicking_stops(qtbot, show_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """PGE's last run of the 1822CA fixture, built, shortened and extended on the map."""
     tail, _result = _truncated(FIXTURES / "1822CA/1822CA_game_end_bank.json", 4,
                                tmp_path / "run.json")
     assert tail[0]["type"] == "run_routes"
-    window = _window(qtbot, tmp_path, tmp_path / "run.json")
+    window = _window(show_window, tmp_path / "run.json")
     controller = window.controller
     assert controller.routes and controller.train_combo.count() == len(controller.routes)
     recorded = _stops(tail[0]["routes"][0]["connections"])
@@ -215,14 +209,14 @@ def _cut_before(src: Path, index: int, out: Path) -> dict[str, Any]:
     return action
 
 
-def test_a_local_run_is_one_clicked_stop(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_local_run_is_one_clicked_stop(qtbot, show_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """1822CA minor 28 runs its L-train in D14 alone (connections ``[["local", "D14"]]``)."""
     src = FIXTURES / "1822CA/1822CA_game_end_bank.json"
     data = json.loads(src.read_text())
     index = next(i for i, a in enumerate(data["actions"]) if a["type"] == "run_routes"
                  and a["routes"][0]["connections"][0][0] == "local")
     recorded = _cut_before(src, index, tmp_path / "local.json")
-    window = _window(qtbot, tmp_path, tmp_path / "local.json")
+    window = _window(show_window, tmp_path / "local.json")
     hex_id = recorded["routes"][0]["connections"][0][1]
     _click_hex(window, qtbot, hex_id)
     route = window.controller.routes[0]
@@ -237,12 +231,12 @@ def test_a_local_run_is_one_clicked_stop(qtbot, tmp_path: Path) -> None:  # type
     assert run.routes[0].revenue == recorded["routes"][0]["revenue"]
 
 
-def test_a_minor_acquisition_reads_as_one(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_minor_acquisition_reads_as_one(qtbot, show_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """1822CA: GWR may acquire minor 6; the button says so (not "merges with 6")."""
     src = FIXTURES / "1822CA/1.json"
     count = len(json.loads(src.read_text())["actions"]) // 2
     _cut_before(src, count, tmp_path / "acquire.json")
-    window = _window(qtbot, tmp_path, tmp_path / "acquire.json")
+    window = _window(show_window, tmp_path / "acquire.json")
     labels = window.action_panel.choice_labels()
     acquire = [lab for lab in labels if lab.startswith("Acquire Minor ")]
     assert acquire and not any("merges" in lab for lab in labels)

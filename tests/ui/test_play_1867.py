@@ -8,8 +8,6 @@ state is checked after each step.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QByteArray, QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent, QWheelEvent
@@ -30,18 +28,10 @@ OFFBOARD = "P8"
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
-    from PySide6.QtCore import QSettings
-
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+def window(show_window) -> MainWindow:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1867", PLAYERS, seed=1867))
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.wait_exposed(win)
-    return win
+    return show_window(session)  # type: ignore[no-any-return]
 
 
 def _click(window: MainWindow, prefix: str) -> None:
