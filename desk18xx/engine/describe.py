@@ -51,7 +51,10 @@ def describe(action: Action, name: str) -> str:
             return f"{name} places a token on {action.hex}"
         case RunRoutes():
             trains = ", ".join(f"{r.train}" for r in action.routes)
-            return f"{name} runs {trains or 'no trains'}"
+            earned = [r.revenue for r in action.routes if r.revenue is not None]
+            total = f" for ${sum(earned)}" if action.routes and len(earned) == len(
+                action.routes) else ""
+            return f"{name} runs {trains or 'no trains'}{total}"
         case Dividend():
             return f"{name} chooses {action.kind}"
         case BuyTrain():

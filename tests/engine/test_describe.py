@@ -21,6 +21,10 @@ def test_sentences_for_common_actions() -> None:
         "Ann stops the programmed action (CNR is floated)": {
             "type": "program_disable", "entity": 1, "reason": "CNR is floated"},
         "Ann passes": {"type": "pass", "entity": 1},
+        "BO runs 2-0 for $60": {"type": "run_routes", "entity": "BO",
+                                "entity_type": "corporation",
+                                "routes": [{"train": "2-0", "connections": [["M9", "L10"]],
+                                            "revenue": 60}]},
         "Ann: undo": {"type": "undo", "entity": 1},
     }
     for text, raw in cases.items():

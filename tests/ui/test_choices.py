@@ -41,7 +41,8 @@ def test_share_and_train_choices_match_the_engine() -> None:
             continue
         info = turn_info(game)
         moves = game.legal_moves(random.Random(0))
-        made = [c.make(c.spin[3] if c.spin else None) for c in info.choices if not c.options]
+        made = [c.make(c.spin[3] if c.spin else None) for c in info.choices
+                if not c.options and not c.disabled]  # greyed: shown, not playable
         buys = {a.shares for a in made if isinstance(a, BuyShares)}
         assert buys == {m.shares for m in moves if isinstance(m, BuyShares)}
         sells = {a.shares[0].rpartition("_")[0] for a in made if isinstance(a, SellShares)}

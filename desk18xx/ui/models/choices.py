@@ -239,8 +239,8 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
     out: list[Choice] = []
     for c in choices:
         sample = _sample(c)
-        if sample is None or sample.type not in _EXACT:
-            out.append(c)
+        if sample is None or sample.type not in _EXACT or c.disabled:
+            out.append(c)  # a greyed choice says why it is closed: keep it
             continue
         if isinstance(sample, BuyTrain) and game.trains[sample.train].owner not in (DEPOT,
                                                                                    POOL):
@@ -561,12 +561,15 @@ def _dividend(game: Game, entity: str, details: dict[str, object]) -> list[Choic
 def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     et = _etype(game, entity)
     out: list[Choice] = []
+    power = details.get("buying_power")
     for t in game.depot_trains():
         source = "the bank pool" if t.owner == POOL else "the bank"
+        short = (f"{entity_name(game, entity)} has ${power} to spend"
+                 if isinstance(power, int) and power < t.price else "")
         out.append(Choice(f"Buy a {t.name} from {source} (${t.price})",
                           _fixed(BuyTrain(entity=entity, entity_type=et, train=t.id,
                                           price=t.price)),
-                          "Buy a train"))
+                          "Buy a train", disabled=short))
         for own in (game.trains[tid] for tid in game.corps[entity].trains):
             if own.name in t.discount:
                 net = t.price - t.discount[own.name]
@@ -574,6 +577,21 @@ def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choi
                                   _fixed(BuyTrain(entity=entity, entity_type=et, train=t.id,
                                                   price=net, exchange=own.id)),
                                   "Trade in a train"))
+    others = details.get("others")
+    if isinstance(others, list):  # 1867: any company's train, for $1 up to the cash
+        for entry in others:
+            if not isinstance(entry, dict):
+                continue
+            tid, seller = str(entry.get("train", "")), str(entry.get("owner", ""))
+            if tid not in game.trains:
+                continue
+            t = game.trains[tid]
+            hi = max(1, int(str(entry.get("max_price", game.cash.get(entity, 0)))))
+            out.append(Choice(f"Buy {entity_name(game, seller)}'s {t.name}",
+                              _train_at(entity, et, tid), "Buy from a company",
+                              spin=(1, hi, 1, min(hi, t.price)),
+                              hint=f"train {tid}; any price from $1 to ${hi}"))
+        return out
     owner = game.owner(entity)
     for cid, corp in game.corps.items():
         if cid == entity or corp.closed or corp.kind is CorpKind.NATIONAL:

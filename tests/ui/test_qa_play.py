@@ -1,0 +1,87 @@
+"""Problems found by playing the app as a player would (QA pass), one test each."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from desk18xx.engine.game import GameSetup
+from desk18xx.ui.mainwindow import MainWindow
+from desk18xx.ui.session import GameSession
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+PLAYERS = (("1", "Alice"), ("2", "Bob"), ("3", "Carol"), ("4", "Dave"))
+
+
+def _to_cross_owner_train_buy(session: GameSession) -> dict[str, object]:
+    """Play random legal moves until a 1867 company may buy the bank's train or the
+    train of a company another player owns; that train's entry in the step details."""
+    rng = random.Random(1)
+    for _ in range(400):
+        game = session.game
+        legal = game.legal_actions()
+        if legal.step == "BuyTrainStep" and legal.entity is not None:
+            me = game.owner(legal.entity)
+            others = legal.details.get("others")
+            assert isinstance(others, list)
+            theirs = [o for o in others if game.owner(o["owner"]) != me]
+            if theirs:
+                return dict(theirs[0])
+        session.submit(rng.choice(game.legal_moves(rng)))
+    raise AssertionError("no train purchase between players' companies came up")
+
+
+def test_1867_offers_other_players_company_trains_at_a_chosen_price(
+        show_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """1867 lets a company buy any company's train for $1 up to its cash; the panel
+    offered only the owner's own companies (and, with no bank train affordable, an
+    engine sample at a random price such as "$2")."""
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    entry = _to_cross_owner_train_buy(session)
+    game = session.game
+    buyer = game.legal_actions().entity
+    assert buyer is not None
+    seller, train = str(entry["owner"]), str(entry["train"])
+    label = next((lab for lab in window.action_panel.choice_labels()
+                  if lab.startswith(f"Buy {seller} (")), None)
+    assert label is not None, window.action_panel.choice_labels()
+    assert not any(" for $" in lab and "buys train" in lab
+                   for lab in window.action_panel.choice_labels())  # no sampled price
+    spin = window.action_panel.spin(label)
+    assert spin is not None
+    assert (spin.minimum(), spin.maximum()) == (1, entry["max_price"])
+    cash_buyer, cash_seller = game.cash[buyer], game.cash[seller]
+    spin.setValue(7)
+    window.action_panel.button(label).click()
+    game = session.game
+    assert game.trains[train].owner == buyer
+    assert game.cash[buyer] == cash_buyer - 7
+    assert game.cash[seller] == cash_seller + 7
+
+
+def test_1867_greys_a_bank_train_the_company_cannot_pay(
+        show_window) -> None:  # type: ignore[no-untyped-def]
+    """A bank train above the company's buying power stays on the panel, greyed,
+    with the reason, instead of vanishing."""
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    rng = random.Random(2)
+    for _ in range(600):
+        legal = session.game.legal_actions()
+        bank = legal.details.get("bank") if legal.step == "BuyTrainStep" else None
+        power = legal.details.get("buying_power")
+        if (isinstance(bank, list) and bank and isinstance(power, int)
+                and power < bank[0]["price"]):
+            break
+        session.submit(rng.choice(session.game.legal_moves(rng)))
+    else:
+        raise AssertionError("no company short of a bank train came up")
+    label = next(lab for lab in window.action_panel.choice_labels()
+                 if lab.startswith(f"Buy a {bank[0]['name']} from the bank"))
+    assert not window.action_panel.is_open(label)
+    assert f"has ${power} to spend" in window.action_panel.button(label).toolTip()
