@@ -30,7 +30,29 @@ def test_player_ranges_follow_the_title(qtbot) -> None:  # type: ignore[no-untyp
     assert len(dialog.setup().players) == 7
     assert not dialog.option_boxes
     dialog.title_combo.setCurrentIndex(2)
-    assert dialog.setup().title == "1822CA ERS"
+    assert dialog.setup().title == "1822CA-ERS"
+    assert (dialog.count.minimum(), dialog.count.maximum()) == (2, 5)  # 18xx.games meta
+
+
+def test_regional_scenarios_can_be_saved(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A scenario started from the dialog was named "1822CA ERS", which the save file
+    refuses: saving, autosave and e-mail moves of ERS/WRS games all failed."""
+    from desk18xx.io.savefile import load_save
+    from desk18xx.titles import TITLES
+    from desk18xx.ui.session import GameSession
+
+    dialog = NewGameDialog(seed=7)
+    qtbot.addWidget(dialog)
+    for index in (2, 3):
+        dialog.title_combo.setCurrentIndex(index)
+        dialog.count.setValue(3)
+        setup = dialog.setup()
+        assert setup.title in TITLES
+        session = GameSession()
+        session.new_game(setup)
+        path = tmp_path / f"{index}.d18xx"
+        session.save(str(path))
+        assert load_save(str(path)).header.title == setup.title
 
 
 def test_grid_market_option_and_names(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -774,8 +774,9 @@ class G1822CA(Game):
         hex_id = d.home_hexes[0]
         board = self.map
         st = board.hex(hex_id)
-        if corp == "13" or (corp == "QMOO" and st.geo.tile.color.value != "white"
-                            and self._open_home_cities(hex_id, corp) != [d.home_city]):
+        # QMOO reserving the whole of Quebec chooses its city (18xx ``place_home_token``:
+        # ``tile.reserved_by?`` and the tile has track; WRS lifts GNWR's first)
+        if corp == "13" or (corp == "QMOO" and corp in st.hex_reservations and st.geo.n_paths):
             orr.pending_tokens.append((corp, (hex_id,), c.tokens[0].price))
             return
         city = next((i for i, r in enumerate(st.reserved) if corp in r), None)
@@ -784,14 +785,6 @@ class G1822CA(Game):
         self.place_token(corp, hex_id, city, 0, cheater=True)
         if corp == self.rules.two_home_corporation and d.destination is not None:
             self.place_destination(corp, d.destination.hex, None)
-
-    def _open_home_cities(self, hex_id: str, corp: str) -> list[int | None]:
-        st = self.map.hex(hex_id)
-        out: list[int | None] = []
-        for i in range(len(st.tokens)):
-            if corp in st.reserved[i] or st.free_slots(i) > 0:
-                out.append(i)
-        return out
 
     def finish_turn(self, corp: str) -> None:
         """End of a company's turn."""
@@ -1026,14 +1019,26 @@ class G1822CA(Game):
         check_tile_lay(self.map, hex_id, tile_id, rotation, colors, self.track_rules,
                        reach, entity=corp, special=special, remove_town=remove_town)
 
-    def update_qmoo_home(self, hex_id: str) -> None:
-        """QMOO's home floats among the Quebec cities (supplement §14.16, ``update_home``)."""
+    def update_qmoo_home(self, hex_id: str, tile_trigger: bool = True) -> None:
+        """QMOO's home floats among the Quebec cities (supplement §14.16; 18xx
+        ``update_home``, called after a lay, a station token or ICR's destination
+        token in Quebec).
+
+        Until its home token is down QMOO's reservation is made again each time: on
+        the one city with an open slot, else on the whole hex (``add_corp_reservation!``).
+        A yellow lay after QMOO's token is down lifts the token and puts it back
+        the same way, or asks QMOO to choose.
+        """
         if "QMOO" not in self.corps or hex_id != self.corp_defs["QMOO"].home_hexes[0]:
             return
         tok = self.corps["QMOO"].tokens[0]
         board = self.map
         st = board.hex(hex_id)
-        if tok.hex != hex_id or st.geo.tile.color.value != "yellow":
+        if tok.hex != hex_id:
+            self._unreserve_once(hex_id, "QMOO")
+            self._reserve_home(hex_id, "QMOO")
+            return
+        if not tile_trigger or st.geo.tile.color.value != "yellow":
             return
         # the lay may have moved the token to another city: look for it (D23)
         found = next(((c, i) for c in range(len(st.tokens))
@@ -1043,14 +1048,53 @@ class G1822CA(Game):
             return
         board.remove_token(hex_id, *found)
         tok.hex = tok.city = None
-        open_cities = [i for i in range(len(st.tokens)) if board.hex(hex_id).free_slots(i) > 0]
-        if len(open_cities) == 1:
-            self.place_token("QMOO", hex_id, open_cities[0], 0)
+        self._reserve_home(hex_id, "QMOO")
+        st = board.hex(hex_id)
+        city = next((i for i, r in enumerate(st.reserved) if "QMOO" in r), None)
+        if city is not None:
+            self.place_token("QMOO", hex_id, city, 0)
             return
         from desk18xx.titles.g1822ca.rounds import OperatingRound
 
         if isinstance(self.round, OperatingRound):
             self.round.pending_tokens.append(("QMOO", (hex_id,), 0))
+
+    def _unreserve_once(self, hex_id: str, corp: str) -> None:
+        """Drop ``corp``'s reservation of one city slot, else of the whole hex
+        (18xx ``Tile#remove_reservation!``)."""
+        board = self.map
+        st = board.hex(hex_id)
+        for c, res in enumerate(st.reserved):
+            if corp in res:
+                reserved = list(st.reserved)
+                reserved[c] = tuple(None if r == corp else r for r in res)
+                board._set(dataclasses.replace(st, reserved=tuple(reserved)))
+                return
+        if corp in st.hex_reservations:
+            hex_res = list(st.hex_reservations)
+            hex_res.remove(corp)
+            board._set(dataclasses.replace(st, hex_reservations=tuple(hex_res)))
+
+    def _reserve_home(self, hex_id: str, corp: str) -> None:
+        """Reserve the one city with an open slot (the only city of a one-city tile),
+        else the whole hex (18xx G1822CA ``add_corp_reservation!``, ``Tile#add_reservation!``).
+        """
+        board = self.map
+        st = board.hex(hex_id)
+        cities = range(len(st.tokens))
+        open_cities = [c for c in cities if st.free_slots(c) > 0]
+        city = 0 if len(st.tokens) == 1 else (open_cities[0] if len(open_cities) == 1 else None)
+        slot = None if city is None else next(
+            (i for i, t in enumerate(st.tokens[city])
+             if t is None and st.reserved[city][i] is None), None)
+        if city is None or slot is None:
+            board._set(dataclasses.replace(st, hex_reservations=st.hex_reservations + (corp,)))
+            return
+        reserved = list(st.reserved)
+        res = list(reserved[city])
+        res[slot] = corp
+        reserved[city] = tuple(res)
+        board._set(dataclasses.replace(st, reserved=tuple(reserved)))
 
     # -- routes and dividends ------------------------------------------------------------
     def check_run(self, corp: str, routes: tuple[Route, ...]) -> None:

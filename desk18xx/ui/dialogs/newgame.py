@@ -39,8 +39,9 @@ TITLE_CHOICES: tuple[TitleChoice, ...] = (
     TitleChoice("1867", "1867: Railways of Canada", 2, 6,
                 (("grid_market", "Grid stock market (optional rule)"),)),
     TitleChoice("1822CA", "1822CA", 2, 7),
-    TitleChoice("1822CA ERS", "1822CA Eastern Regional Scenario", 2, 7),
-    TitleChoice("1822CA WRS", "1822CA Western Regional Scenario", 2, 7),
+    # our title ids (saves refuse the 18xx.games spelling "1822CA ERS"); 2-5 players
+    TitleChoice("1822CA-ERS", "1822CA Eastern Regional Scenario", 2, 5),
+    TitleChoice("1822CA-WRS", "1822CA Western Regional Scenario", 2, 5),
 )
 #: 1867 with two players exists only as 18xx.games' variant (its rule quirks on).
 TWO_PLAYER_OPTION = "compat_18xxgames"

@@ -111,3 +111,24 @@ def test_two_l_trains_may_not_run_in_the_same_city() -> None:
     # 18xx g_1822/game.rb check_local_cities
     with pytest.raises(IllegalAction, match="Local train"):
         price_routes(game, "1", runs)
+
+
+def test_d28_qmoo_reserves_the_whole_of_quebec_while_two_cities_are_open() -> None:
+    """18xx G1822CA ``update_home``: after a lay in Quebec, QMOO (not yet operated)
+    reserves the one city with an open slot, else the whole hex; a city slot kept for
+    QMOO on a two-city Q1 would refuse its home token there (recorded game, action 903)."""
+    game = _game()
+    before = game.map.hex("AH8")
+    assert before.reserved == (("5",), ("QMOO",))
+    game.map.lay_tile("AH8", "Q1-0", 0)
+    game.update_qmoo_home("AH8")
+    st = game.map.hex("AH8")
+    assert st.hex_reservations == ("QMOO",)
+    assert all("QMOO" not in r for r in st.reserved)
+    assert [st.free_slots(c) for c in range(len(st.tokens))] == [1, 1]
+    # a station token in the two-slot city leaves one open city: QMOO reserves it
+    game.map.place_token("AH8", 0, "CPR")
+    game.update_qmoo_home("AH8", tile_trigger=False)
+    st = game.map.hex("AH8")
+    assert st.hex_reservations == ()
+    assert st.reserved[1] == ("QMOO",)

@@ -58,6 +58,9 @@ class PendingToken(OrStep):
         hex_id, city = gm.map.parse_city_id(action.city)
         if hex_id not in hexes:
             raise IllegalAction(f"{corp} must place its token in {', '.join(hexes)}")
+        # 18xx G1822CA PendingToken: no slot that is taken or reserved (supplement §14.16)
+        if corp == "QMOO" and gm.map.hex(hex_id).free_slots(city) == 0:
+            raise IllegalAction(f"QMOO's home token needs an open slot in {action.city}")
         if gm.pending_token_needs_route(corp, price) and not gm.reaches_city(corp, hex_id, city):
             raise IllegalAction(f"{corp} has no route to {action.city} (RB 7.1.4)")
         gm.place_token(corp, hex_id, city, price, slot=action.slot, cheater=True)
@@ -359,6 +362,9 @@ class DestinationToken(OrStep):
         elif isinstance(action, PlaceToken):
             hex_id, city = gm.map.parse_city_id(action.city)
             gm.place_destination(corp, hex_id, city)
+            # 18xx G1822CA DestinationToken: ICR's token in Quebec moves QMOO's home
+            if corp == "ICR":
+                gm.update_qmoo_home(hex_id, tile_trigger=False)
         elif not isinstance(action, Pass):
             raise IllegalAction(f"cannot {action.type} now")
         self.pass_(game)
@@ -404,6 +410,7 @@ class TokenStep(OrStep):
                 raise IllegalAction(f"{corp} cannot reach an open slot in {hex_id} (RB 5.8)")
             price = tok.price
             gm.place_token(corp, hex_id, city, price, slot=action.slot)
+            gm.update_qmoo_home(hex_id, tile_trigger=False)
             self.orr().tokened = True
         elif not isinstance(action, Pass):
             raise IllegalAction(f"cannot {action.type} now")
