@@ -104,6 +104,9 @@ class Game:
         self.end_reason: str | None = None
         self.log: list[str] = []
         self.actions_applied = 0
+        self.entries = 0
+        """Log entries processed, messages and orders included, auto actions not
+        (18xx ``@game.actions``): tells a programmed order whether it is the last."""
         self.loading = False
         """Actions are being replayed from a stored log (18xx ``@game.loading``):
         checks the reference makes only in live play are skipped."""
@@ -337,9 +340,19 @@ class Game:
             IllegalAction: the action is not allowed now; state is unchanged
                 only if the failing check came before any mutation.
         """
+        self.entries += 1
         self._process_single(action)
         for auto in action.auto_actions:
             self._process_single(auto)
+
+    def process_auto(self, action: Action) -> None:
+        """Apply one action the programmed orders generated after the last entry
+        (`desk18xx.engine.programs.run_programs`): not an entry of its own.
+
+        Raises:
+            IllegalAction: as `process`.
+        """
+        self._process_single(action)
 
     @property
     def programs_in_force(self) -> dict[str, list[Program]]:
@@ -374,10 +387,10 @@ class Game:
         if restore is not None:
             # a rule undid part of the game (1867 card: "A merge leaving no president is
             # undone"); done here, once no step of the old state is still running
-            applied = self.actions_applied
+            applied, entries = self.actions_applied, self.entries
             self.__dict__.update(restore.__dict__)
             self.pending_restore = None
-            self.actions_applied = applied
+            self.actions_applied, self.entries = applied, entries
         self.after_action()
 
     def after_action(self) -> None:

@@ -13,14 +13,19 @@ A player gives an order with an ordinary log entry and cancels it with
   later stock rounds too.
 - ``program_merger_pass`` (1867): pass for my minors listed under
   ``corporations_by_round["MR"]`` in the merger round; with the option
-  ``disable_others`` the order cancels itself once a corporation merged or
-  converted after it was given.
+  ``disable_others`` the order cancels itself at one of my minors' turns
+  once a minor converted or merged in this merger round, unless the order
+  was the last entry (18xx ``ProgrammerMergerPass``: ``others_acted?``).
 - ``program_buy_shares``: at my turn buys one share of ``corporation``
   (from the IPO, or the market with ``from_market``) until its condition
   is met (the corporation floated, or I hold ``until_condition`` shares),
   then cancels itself (and gives a share pass if ``auto_pass_after``); it
   stops when no share can be bought or on the share pass's conditions
   (a sale, a buy into my unsecure corporation, being outbid).
+
+A conditional share pass and a buy order also stop when the player must sell
+(over the certificate limit; 18xx ``should_stop_applying_program``). Both
+titles then offer only a sale, as 18xx.games does, so this is a safeguard.
 
 One order per player is in force: a new one replaces the previous one
 (18xx.games ``ALLOW_MULTIPLE_PROGRAMS = false``). At every round change
@@ -42,7 +47,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from desk18xx.engine.actions import (
     Action,
@@ -70,6 +75,9 @@ PROGRAM_TYPES: Final = frozenset({"program_share_pass", "program_buy_shares",
 MERGER_ROUND_NAME: Final = "MR"
 """18xx.games' short name of the 1867 merger round (key of ``corporations_by_round``)."""
 
+OTHERS_ACTED: Final = "Other players have acted and requested to stop"
+"""Why a merger pass with ``disable_others`` stops (18xx.games' words)."""
+
 #: Most actions one user action may set off (a guard; a stock round of passes is far fewer).
 MAX_GENERATED: Final = 200
 
@@ -82,13 +90,14 @@ class Program:
     """The ``program_*`` entry that gave it."""
     started: tuple[str, ...] = ()
     """Corporations started when it was given (or when this round began)."""
-    corporations: tuple[Any, ...] = ()
-    """Each corporation's kind and state when it was given (``disable_others``)."""
     since: int = 0
     """Length of the round's share history (`Game.share_history`) when it was given
     (or 0 from the start of a later round): what came before does not count."""
     winning: tuple[str, ...] = ()
     """Bid boxes the player was winning when it was given or at their last turn."""
+    given_at: int = -1
+    """`Game.entries` when it was given: while unchanged, the order is the last
+    entry (18xx ``@game.actions.last == program``)."""
 
     def describe(self) -> str:
         """The order in words (18xx.games ``to_s``)."""
@@ -140,9 +149,10 @@ def record(game: Game, action: Action) -> None:
     if orders:  # one order per player: a new order or a cancel replaces the last one
         orders.pop()  # (18xx ``remove_programmed_action``, ALLOW_MULTIPLE_PROGRAMS false)
     if not isinstance(action, ProgramDisable):
-        orders.append(Program(action, _started(game), _corporations(game),
+        orders.append(Program(action, _started(game),
                               since=len(game.share_history),
-                              winning=_winning(game, action.entity)))
+                              winning=_winning(game, action.entity),
+                              given_at=game.entries))
     if not orders:
         del game.programs_in_force[action.entity]
 
@@ -216,6 +226,9 @@ def _shenanigan(game: Game, player: str, program: Program,
     Args:
         buying: the corporation and percent a buy order is about to take.
     """
+    step = game.round.active_step(game) if game.round is not None else None
+    if step is not None and step.must_sell(game, player):  # no auto pass over the limit
+        return f"{game.name_of(player)} must sell shares"
     for actor, action in _by_actor_and_target(game, program.since):
         if actor == player:
             continue
@@ -275,10 +288,6 @@ def _share_corp(game: Game, shares: tuple[str, ...]) -> str | None:
     return share.corp if share is not None else None
 
 
-def _corporations(game: Game) -> tuple[Any, ...]:
-    return tuple(sorted((c.id, c.kind.value, c.closed) for c in game.corps.values()))
-
-
 # --- carrying them out ----------------------------------------------------------------------
 
 def programmed_actions(game: Game) -> list[Action]:
@@ -326,11 +335,15 @@ def _activate(game: Game, entity: str, player: str, program: Program) -> list[Ac
                 return _buy(game, player, program, order)
             return []
         case ProgramMergerPass() as order:
-            if game.round.kind is not RoundKind.MERGER or entity == player or Pass not in legal:
+            step = game.round.active_step(game)
+            if game.round.kind is not RoundKind.MERGER or entity == player or step is None \
+                    or not step.merger_programs:
                 return []
-            if "disable_others" in order.options and _corporations(game) != \
-                    program.corporations:
-                return [ProgramDisable(player, reason="others merged or converted")]
+            if "disable_others" in order.options and game.entries != program.given_at \
+                    and step.others_acted(game):
+                return [ProgramDisable(player, reason=OTHERS_ACTED)]
+            if not step.is_normal_pass(game, entity) or Pass not in legal:
+                return []
             listed = dict(order.corporations_by_round).get(MERGER_ROUND_NAME) or ()
             if entity not in listed:
                 return []
@@ -392,7 +405,7 @@ def run_programs(game: Game, action: Action) -> Action:
         before = game.actions_applied
         for auto in todo:
             try:
-                game.process(auto)
+                game.process_auto(auto)
             except IllegalAction:  # validated before any change: the order just stops here
                 return _with(action, generated)
             generated.append(auto)
@@ -405,5 +418,6 @@ def _with(action: Action, generated: list[Action]) -> Action:
     return dataclasses.replace(action, auto_actions=tuple(generated)) if generated else action
 
 
-__all__ = ["MERGER_ROUND_NAME", "PROGRAM_TYPES", "TRACKED", "Program", "describe_program",
-           "drop_stale", "observe", "programmed_actions", "programs", "record", "run_programs"]
+__all__ = ["MERGER_ROUND_NAME", "OTHERS_ACTED", "PROGRAM_TYPES", "TRACKED", "Program",
+           "describe_program", "drop_stale", "observe", "programmed_actions", "programs",
+           "record", "run_programs"]

@@ -120,6 +120,20 @@ class Step:
         protection (a programmed pass only fires then; 18xx ``normal_pass?``)."""
         return True
 
+    def must_sell(self, game: Game, entity: str) -> bool:
+        """True when the player must sell before anything else (over the certificate
+        limit; 18xx ``must_sell?``): programmed orders stop then."""
+        return False
+
+    #: A programmed merger pass may pass for a corporation in this step (the 1867
+    #: merger round's merge step; 18xx ``ProgrammerMergerPass``).
+    merger_programs: ClassVar[bool] = False
+
+    def others_acted(self, game: Game) -> bool:
+        """True once a corporation merged or converted in this round (18xx
+        ``others_acted?``): a merger pass with ``disable_others`` stops then."""
+        return False
+
 
 class Round:
     """An ordered tuple of steps and the entities who act in turn."""

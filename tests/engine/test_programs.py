@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,13 +19,15 @@ from desk18xx.engine.actions import (
     ProgramDisable,
     ProgramMergerPass,
     ProgramSharePass,
+    SellShares,
     action_from_dict,
 )
 from desk18xx.engine.digest import state_digest
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup
-from desk18xx.engine.programs import describe_program, run_programs
+from desk18xx.engine.programs import OTHERS_ACTED, describe_program, run_programs
 from desk18xx.engine.round import RoundKind
+from desk18xx.engine.state import CorpKind
 from desk18xx.io.import_18xxgames import load_export
 from desk18xx.titles import find_title
 
@@ -251,3 +254,122 @@ def test_a_buy_order_buys_at_its_players_turn_until_its_condition() -> None:
         ("program_disable", player), ("program_share_pass", player), ("pass", player)]
     assert ended.auto_actions[0] == ProgramDisable(
         player, reason=f"{have + 1} share(s) bought in {corp}, end condition met")
+
+
+def stock_turn_with_a_sale(fixture: str) -> tuple[Game, str]:
+    """A fixture replayed to a stock round turn where the player to act could sell and
+    pass: the game and that player."""
+    imported = load_export(FIXTURES / fixture)
+    game = find_title(imported.title).new_game(import_setup(imported))
+    for raw in imported.actions:
+        game.process(action_from_dict(raw))
+        r = game.round
+        player = current(game) if r is not None else None
+        if r is not None and r.kind is RoundKind.STOCK and player in game.player_ids:
+            assert player is not None
+            legal = r.legal_for(game, player)
+            if SellShares in legal and Pass in legal:
+                return game, player
+    raise AssertionError("no stock round turn with a sale in the fixture")
+
+
+def over_the_limit(fixture: str) -> tuple[Game, str]:
+    """As `stock_turn_with_a_sale`, with the certificate limit one under the player's
+    certificates: the player must sell."""
+    game, player = stock_turn_with_a_sale(fixture)
+    limited: Any = game
+    limited.cert_limit = game.num_certs(player) - 1
+    return game, player
+
+
+@pytest.mark.parametrize("fixture", ["1822CA/1822CA_game_end_bank.json", "1867/21268.json"])
+def test_a_player_over_the_certificate_limit_only_sells_and_no_order_passes(
+        fixture: str) -> None:
+    """18xx ``must_sell?``: only a sale is offered, so neither a conditional nor an
+    unconditional share pass passes; the order stays for the turn after the sale."""
+    for unconditional in (False, True):
+        game, player = over_the_limit(fixture)
+        assert game.round is not None
+        assert game.round.legal_for(game, player) == (SellShares,)
+        done = run_programs(game, ProgramSharePass(player, unconditional=unconditional))
+        assert done.auto_actions == ()
+        assert current(game) == player
+        assert [p.action.type for p in game.programs_in_force[player]] == ["program_share_pass"]
+
+
+def test_an_order_stops_when_its_player_must_sell_shares(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should a step still offer a pass to a player who must sell, a conditional share
+    pass stops with 18xx.games' reason (``should_stop_applying_program``) rather than
+    passing; an unconditional one passes."""
+    game, player = over_the_limit("1822CA/1822CA_game_end_bank.json")
+    assert game.round is not None
+    step = game.round.active_step(game)
+    assert step is not None and step.must_sell(game, player)
+    monkeypatch.setattr(step, "legal", lambda game, entity: (SellShares, Pass))
+    trial = game.copy()
+    done = run_programs(game, ProgramSharePass(player))
+    assert done.auto_actions == (
+        ProgramDisable(player, reason=f"{game.name_of(player)} must sell shares"),)
+    assert player not in game.programs_in_force and current(game) == player
+    trial_step = trial.round.active_step(trial) if trial.round is not None else None
+    assert trial_step is not None
+    monkeypatch.setattr(trial_step, "legal", lambda game, entity: (SellShares, Pass))
+    done = run_programs(trial, ProgramSharePass(player, unconditional=True))
+    assert done.auto_actions[:1] == (Pass(player),)
+
+
+def merger_round_after_a_conversion() -> tuple[Game, Action, str, tuple[str, ...]]:
+    """The 1867 fixture 21268 replayed into a merger round where NYC was formed, to a
+    minor's turn: the game, the fixture's next action (that minor passes), and the
+    owner of the next minors with those minors."""
+    imported = load_export(FIXTURES / "1867" / "21268.json")
+    game = find_title(imported.title).new_game(import_setup(imported))
+    actions = [action_from_dict(raw) for raw in imported.actions]
+    for index, action in enumerate(actions):
+        game.process(action)
+        r: Any = game.round
+        minor = current(game)
+        if r is not None and r.kind is RoundKind.MERGER and r.converts \
+                and minor in game.corps and Pass in r.legal_for(game, minor):
+            following = actions[index + 1]
+            assert (following.type, following.entity) == ("pass", minor)
+            trial = game.copy()
+            trial.process(following)
+            owner = trial.owner(str(current(trial)))
+            assert owner is not None and owner != game.owner(minor)
+            mine = tuple(sorted(c for c in game.corps if game.owner(c) == owner
+                                and game.corps[c].kind is CorpKind.MINOR))
+            return game, following, owner, mine
+    raise AssertionError("no merger round after a conversion in the fixture")
+
+
+def test_a_merger_pass_with_disable_others_stops_once_a_minor_converted_or_merged() -> None:
+    """18xx ``ProgrammerMergerPass``: at the next turn of one of the player's minors
+    after the order, a conversion or merger in this round stops it with 18xx.games'
+    reason; without the option the order passes for the listed minors."""
+    game, following, owner, mine = merger_round_after_a_conversion()
+    plain = game.copy()
+    order = ProgramMergerPass(owner, corporations_by_round=(("MR", mine),),
+                              options=("disable_others",))
+    assert run_programs(game, order).auto_actions == ()  # not the owner's turn yet
+    done = run_programs(game, following)
+    assert done.auto_actions == (ProgramDisable(owner, reason=OTHERS_ACTED),)
+    assert owner not in game.programs_in_force and current(game) in mine
+    run_programs(plain, dataclasses.replace(order, options=()))
+    done = run_programs(plain, following)
+    assert done.auto_actions and all(
+        isinstance(a, Pass) and a.entity in mine for a in done.auto_actions)
+
+
+def test_a_merger_pass_given_at_the_minors_turn_passes_even_after_a_conversion() -> None:
+    """While the order is the last entry it is not stopped (18xx
+    ``@game.actions.last != program``): its passes ride along with it."""
+    game, following, owner, mine = merger_round_after_a_conversion()
+    game.process(following)
+    minor = current(game)
+    assert minor in mine
+    done = run_programs(game, ProgramMergerPass(owner, corporations_by_round=(("MR", mine),),
+                                                options=("disable_others",)))
+    assert done.auto_actions[:1] == (Pass(str(minor), entity_type="corporation"),)
+    assert not any(isinstance(a, ProgramDisable) for a in done.auto_actions)

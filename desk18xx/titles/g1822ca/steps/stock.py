@@ -94,6 +94,8 @@ class BuySellParShares(Step):
             return ()
         if entity != self._player():
             return ()
+        if self.must_sell(game, entity):
+            return (SellShares,)
         can_sell = self.can_sell_any(game, entity)
         if gm.debt[entity] > 0:
             out: list[type[Action]] = [SellShares] if can_sell else []
@@ -190,6 +192,12 @@ class BuySellParShares(Step):
         gm = g(game)
         player = self._player()
         return gm.cash[player] - gm.boxes.committed_cash(player)
+
+    def must_sell(self, game: Game, entity: str) -> bool:
+        """Over the certificate limit with a sale possible: only selling is allowed
+        (18xx ``G1822::Step::BuySellParShares#must_sell?``)."""
+        gm = g(game)
+        return gm.num_certs(entity) > gm.cert_limit and self.can_sell_any(game, entity)
 
     def can_sell_any(self, game: Game, player: str) -> bool:
         """Some major share the player could sell now (RB 4.4)."""

@@ -315,6 +315,16 @@ class MergeStep(Step):
         out.append(Pass)
         return tuple(out)
 
+    merger_programs: ClassVar[bool] = True
+
+    def is_normal_pass(self, game: Game, entity: str) -> bool:
+        """Not while choosing the major of a conversion or merger (18xx
+        ``merger_auto_pass_entity``), nor while asking for consent."""
+        return self.converting is None and not self.merge_major and self.consent is None
+
+    def others_acted(self, game: Game) -> bool:
+        return bool(mround(self).converts)
+
     def can_convert(self, game: Game, entity: str) -> bool:
         """Card: "Convert a minor priced $100-165" (grid: conversion column only)."""
         gm = g(game)
@@ -463,6 +473,7 @@ class MergeStep(Step):
         if target not in gm.available:
             gm.available.append(target)
         r.converted = target
+        r.converts.append(target)
         r.merge_type = "convert"
         ids = [p.id for p in game.players]
         k = ids.index(owner)
@@ -530,6 +541,7 @@ class MergeStep(Step):
             r.entity_index = r.entities.index(target)
         self.merging = None
         r.converted = target
+        r.converts.append(target)
         r.merge_type = "merge"
         r.dealing_players = players
         r.dealing_multiple = list(players)

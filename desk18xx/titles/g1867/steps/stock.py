@@ -240,6 +240,11 @@ class BuySellParShares(Step):
         return any(self.can_sell_bundle(game, player, cid, 10)
                    for cid in g(game).live_corps() if game.percent_of(player, cid))
 
+    def must_sell(self, game: Game, entity: str) -> bool:
+        """Over the certificate limit with a sale possible (18xx ``must_sell?``)."""
+        gm = g(game)
+        return gm.num_certs(entity) > gm.cert_limit and self.can_sell_any(game, entity)
+
     def can_bid_any(self, game: Game, player: str) -> bool:
         """A minor auction can be started."""
         gm = g(game)
@@ -270,7 +275,7 @@ class BuySellParShares(Step):
         if self.auctioning is not None:
             return (Bid, Pass)
         out: list[type[Action]] = []
-        if g(game).num_certs(entity) > g(game).cert_limit and self.can_sell_any(game, entity):
+        if self.must_sell(game, entity):
             return (SellShares,)
         if self.can_buy_any(game, entity):
             out.append(BuyShares)
