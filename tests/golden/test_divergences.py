@@ -88,6 +88,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d15_1867_trainless_operator_keeps_turn"),
     pytest.param("d25_1867_walk_reuses_hexsides", id="d25_1867_walk_reuses_hexsides"),
     pytest.param("d28_1822ca_qmoo_home_reserved_slot", id="d28_1822ca_qmoo_home_reserved_slot"),
+    pytest.param("d27_1867_grid_montreal_stations_merged",
+                 id="d27_1867_grid_montreal_stations_merged"),
 ])
 def test_reference_agrees_on_probe_action(name: str) -> None:
     game, probe = _load(name)

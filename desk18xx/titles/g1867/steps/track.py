@@ -259,6 +259,11 @@ class Track(Step):
             if matches == 0 or (new_cities > 1 and old_cities > 1
                                 and matches != 1):
                 raise IllegalAction(f"{tile.name} does not keep the stations of {hex_id}")
+        # no more wholly new cities than the tile adds (18xx legal_tile_rotation?
+        # valid_added_city_count): two old stations may not share one new city (D27)
+        fresh = sum(1 for nc in new_ct if not any(nc & oc for oc in old_ct))
+        if fresh > max(0, len(new_ct) - len(old_ct)):
+            raise IllegalAction(f"{tile.name} does not keep the stations of {hex_id}")
         for stub in hd.tile.stubs:
             if stub not in new_shape.exits:
                 raise IllegalAction(f"the yellow triangle of {hex_id} must be joined")
