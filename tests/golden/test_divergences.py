@@ -122,3 +122,22 @@ def test_d15_nationalised_operator_keeps_the_turn_in_compat_mode_only() -> None:
     assert game.why_illegal(Pass(entity="NTR", entity_type="corporation")) is not None
     assert card.legal_actions().entity == "CNR"
     assert card.why_illegal(Pass(entity="CNR", entity_type="corporation")) is None
+
+
+def test_d26_no_minor_auction_without_a_city_for_its_home() -> None:
+    """D26: no city on the map is free of tokens, so a minor has nowhere to put
+    its home. 18xx.games takes the bid and then waits for a home token no one
+    can place; we refuse the bid (card: the auctioneer puts the home in an
+    unoccupied city) and random play does not offer it."""
+    game, probe = _load("d26_1867_grid_minor_bid_without_home")
+    bid = action_from_dict(probe["action"])
+    assert probe["reference_legal"]  # the reference accepts it, and then is stuck
+    assert not game.home_token_locations("SLA")
+    why = game.why_illegal(bid)
+    assert why is not None and "home" in why
+    la = game.legal_actions()
+    assert la.entity == "2" and "bid" in la.types  # listed as 18xx.games lists it
+    assert la.details["minors"] == []
+    moves = game.legal_moves(random.Random(0))
+    assert moves and not any(m.type == "bid" for m in moves)
+    assert game.why_illegal(Pass(entity="2")) is None

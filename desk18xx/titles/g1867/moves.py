@@ -195,7 +195,7 @@ def _stock(game: G1867, step: BuySellParShares, entity: str, kind: str,
                                share_price=cell.id))
     if Bid in legal:
         minors = [c for c in game.available if game.is_minor(c) and not game.corps[c].ipoed]
-        if minors:
+        if minors and game.home_token_locations(minors[0]):
             top = min(game.cash[entity], 300)
             price = 100 + 5 * rng.randint(0, max(0, (top - 100) // 5))
             out.append(Bid(entity=entity, entity_type=kind, corporation=rng.choice(minors),

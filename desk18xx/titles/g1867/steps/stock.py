@@ -447,6 +447,10 @@ class BuySellParShares(Step):
                 raise IllegalAction("you cannot start an auction now")
             if cid not in gm.available or not gm.is_minor(cid) or gm.corps[cid].ipoed:
                 raise IllegalAction(f"{cid} cannot be auctioned")
+            if not gm.home_token_locations(cid):
+                # card: the auctioneer puts the home in an unoccupied city; 18xx.games
+                # takes the bid and then waits for a home no one can place (D26)
+                raise IllegalAction("no city is free for a minor's home token")
             check_bid_amount(game, action.entity, action.price, R.MIN_MINOR_BID, cid)
             gm.place_home_token(cid)
             self.auctioning = cid
@@ -526,6 +530,7 @@ class BuySellParShares(Step):
                              if gm.is_major(c) and not gm.corps[c].ipoed]
         if Bid in legal:
             out["minors"] = [c for c in gm.available
-                             if gm.is_minor(c) and not gm.corps[c].ipoed]
+                             if gm.is_minor(c) and not gm.corps[c].ipoed
+                             and gm.home_token_locations(c)]
             out["min_bid"], out["max_bid"] = R.MIN_MINOR_BID, game.cash[entity]
         return out
