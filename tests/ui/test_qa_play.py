@@ -82,6 +82,45 @@ def test_1867_greys_a_bank_train_the_company_cannot_pay(
     else:
         raise AssertionError("no company short of a bank train came up")
     label = next(lab for lab in window.action_panel.choice_labels()
-                 if lab.startswith(f"Buy a {bank[0]['name']} from the bank"))
+                 if lab.endswith(f" {bank[0]['name']} from the bank (${bank[0]['price']})"))
     assert not window.action_panel.is_open(label)
     assert f"has ${power} to spend" in window.action_panel.button(label).toolTip()
+
+
+def _choose(session: GameSession, prefix: str, value: int | None = None) -> None:
+    from desk18xx.ui.models.choices import turn_info
+
+    info = turn_info(session.game)
+    choice = next((c for c in info.choices if c.label.startswith(prefix)), None)
+    assert choice is not None, [c.label for c in info.choices]
+    assert session.submit(choice.make(value))
+
+
+def test_1822ca_first_turn_names_the_l_train_and_the_minors(
+        show_window) -> None:  # type: ignore[no-untyped-def]
+    """A new minor's first step said only "First turn housekeeping", offered "a L",
+    and the panel and the log called minors by a bare number ("Buy 6's L", "6 buys")."""
+    session = GameSession()
+    session.new_game(GameSetup("1822CA-ERS", PLAYERS[:3], seed=777))
+    window: MainWindow = show_window(session)
+    _choose(session, "Bid on M6", 100)
+    _choose(session, "Bid on M12", 100)
+    for _ in range(4):  # Alice ends her turn, then everyone passes: the round ends
+        _choose(session, "Pass")
+    panel = window.action_panel
+    assert session.game.legal_actions().step == "FirstTurnHousekeeping"
+    assert panel.who.text().startswith("Minor 6 (Alice)")
+    assert "L-train" in panel.step.text()
+    panel.button("Buy an L from the bank ($50)").click()
+    last = window.log_model.entry(window.log_model.rowCount() - 1).text
+    assert last.startswith("Minor 6 buys train L-"), last
+    for _ in range(10):
+        if session.game.legal_actions().entity == "12":
+            break
+        labels = [lab for lab in panel.choice_labels() if panel.choice(lab).group == "Pass"]
+        if not labels:  # the run: nothing to click on the map for this check
+            window.controller.run_button.click()
+            continue
+        panel.button(labels[0]).click()
+    assert session.game.legal_actions().step == "FirstTurnHousekeeping"
+    assert "Buy Minor 6 (Alice)'s L" in panel.choice_labels()

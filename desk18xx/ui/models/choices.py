@@ -81,6 +81,7 @@ class TurnInfo:
 
 _STEP_NAMES = {
     "PrivateAuction": "Bid or pass",
+    "FirstTurnHousekeeping": "Buy an L-train before the first run (optional)",
     "BuySellParShares": "Buy, sell or start",
     "HomeToken": "Place the home token",
     "Track": "Lay track",
@@ -566,7 +567,7 @@ def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choi
         source = "the bank pool" if t.owner == POOL else "the bank"
         short = (f"{entity_name(game, entity)} has ${power} to spend"
                  if isinstance(power, int) and power < t.price else "")
-        out.append(Choice(f"Buy a {t.name} from {source} (${t.price})",
+        out.append(Choice(f"Buy {_article(t.name)} {t.name} from {source} (${t.price})",
                           _fixed(BuyTrain(entity=entity, entity_type=et, train=t.id,
                                           price=t.price)),
                           "Buy a train", disabled=short))
@@ -603,10 +604,15 @@ def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choi
             if t.owner == DEPOT:
                 continue
             hi = max(1, game.cash.get(entity, 0))
-            out.append(Choice(f"Buy {cid}'s {t.name}",
+            out.append(Choice(f"Buy {entity_name(game, cid)}'s {t.name}",
                               _train_at(entity, et, tid),
                               "Buy from a company", spin=(1, hi, 1, min(hi, t.price))))
     return out
+
+
+def _article(train: str) -> str:
+    """``"an"`` before a train name read with a vowel sound (L, E, 8), else ``"a"``."""
+    return "an" if train[:1] in tuple("AEFHILMNORSX8") or train in ("11", "18") else "a"
 
 
 def _simple(cls: type[Action], label: str, group: str) -> Callable[

@@ -56,9 +56,16 @@ def log_entries(actions: Sequence[Action], rounds: Sequence[RoundKey],
         if key is not None and key != last:
             out.append(LogEntry(header(key)))
             last = key
-        out.append(LogEntry(_described(action, names.get(action.entity, action.entity)),
-                            first + i + 1))
+        out.append(LogEntry(_described(action, _who(action.entity, names)), first + i + 1))
     return out
+
+
+def _who(entity: str, names: dict[str, str]) -> str:
+    """A player's name, ``"Minor 6"`` for a numbered minor (1822CA), else the id."""
+    name = names.get(entity)
+    if name is not None:
+        return name
+    return f"Minor {entity}" if entity.isdigit() else entity
 
 
 #: id(action) -> (action, name, line); the action is kept so that its id is not reused.
