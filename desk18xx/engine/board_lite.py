@@ -752,7 +752,7 @@ def _walk_rows(board: Board) -> list[_HexRow]:
 def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple[str, int]],
             nodes: set[tuple[str, int]], edges: dict[str, set[int]] | None, limit: int,
             target: frozenset[tuple[str, int]] | None = None,
-            paths: frozenset[int] | None = None) -> None:
+            paths: frozenset[int] | None = None, memo: bool = True) -> None:
     """The walks of :meth:`Board._walk`, adding what they reach to ``nodes`` and ``edges``.
 
     18xx.games ``Node#walk`` and ``Path#walk``, whose visiting order decides what is
@@ -760,13 +760,37 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
     numbered by position; hexsides in ``counter`` are ``6 * hex + edge``, paths in
     ``vpaths`` and nodes in ``vnodes`` ``32 * hex + index``.  ``paths``, numbered
     so, stops the walks once one of them is walked (18xx ``connected_paths``).
+
+    ``memo`` (the default) skips repeated walks past converging exits that can
+    find nothing new; ``memo=False`` is the plain walk, which the tests compare
+    it with (tests/engine/test_board_lite_walk.py).  Past a converging exit a walk
+    leaves nothing behind but what it records (it releases every path, node and
+    hexside it took), so it tries every route the marks taken before it allow.
+    What stopped it is known: the marks older than its start that a test found
+    taken (its *blockers*).  A later walk from the same path, entry edge and
+    origin, started while all those blockers are taken again, can only follow
+    routes the first one followed (a test the first one passed, it passes
+    again unless one of its own marks, the same on the same route, blocks it;
+    a walk the first one skipped so is covered by that walk's blockers, which
+    are passed on to the first one's) and record nothing new: it is skipped.
+    Recording is the only thing skipped, so what is recorded, in which order,
+    and where a ``limit``, ``target`` or ``paths`` stops the walks, are the same.
     """
     hexes = _walk_rows(board)
     index = _hex_index(board.hexdefs)
-    counter = [0] * (6 * len(hexes))
-    vpaths: set[int] = set()
-    vnodes: set[int] = set()
+    # marks in one set: a path 32 * hex + index, a node NODE + 32 * hex + index,
+    # a hexside SIDE + 6 * hex + edge (the reference's ``visited`` and ``counter``)
+    node_mark = 32 * len(hexes)
+    side_mark = 2 * node_mark
+    scale = side_mark + 6 * len(hexes)
+    taken: set[int] = set()
     recorded: set[int] = set()
+    # memo: the clock tick at which each mark was taken; per (path, entry edge,
+    # origin) the blockers of finished converging walks; a blocker hit is
+    # ``tick * scale + mark`` (plain ints: no garbage for the collector)
+    clock = 0
+    stamp: dict[int, int] = {}
+    done: dict[int, list[frozenset[int]]] = {}
 
     def passes(slots: list[str | None] | None) -> bool:
         """A city with these slots lets the company through."""
@@ -792,61 +816,113 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
                 if other >= 0:
                     edges.setdefault(hexes[other][0], set()).add((e + 3) % 6)
 
-    def walk_node(h: int, node: int, converging: bool) -> None:
-        key = h * 32 + node
-        vnodes.add(key)
+    def walk_node(h: int, node: int, converging: bool, hits: list[int] | None) -> None:
+        nonlocal clock
+        key = node_mark + h * 32 + node
+        taken.add(key)
+        if memo:
+            clock += 1
+            stamp[key] = clock
         base = h * 32
         for p in hexes[h][1].node_paths[node]:
-            if base + p not in vpaths:
-                walk_path(h, p, -1, converging, key, converging)
+            if base + p not in taken:
+                walk_path(h, p, -1, converging, key, converging, hits)
+            elif hits is not None:
+                hits.append(stamp[base + p] * scale + base + p)
         if converging:
-            vnodes.discard(key)
+            taken.discard(key)
 
     def walk_path(h: int, p: int, skip: int, converging: bool,
-                  origin: int, origin_converging: bool) -> None:
+                  origin: int, origin_converging: bool, hits: list[int] | None) -> None:
+        """``hits``: the blocker list of the converging walk this one is part of."""
+        nonlocal clock
         _hex_id, table, nbr, slots, kinds = hexes[h]
         path_edges = table.edges[p]
-        base = h * 6
+        base = side_mark + h * 6
         for e in path_edges:
-            if counter[base + e]:
+            if base + e in taken:
+                if hits is not None:
+                    hits.append(stamp[base + e] * scale + base + e)
                 return
         pid = h * 32 + p
-        vpaths.add(pid)
+        mine = hits
+        entry = clock
+        state = 0
+        found: list[frozenset[int]] | None = None
+        if memo and converging:
+            state = (origin * 8 + skip + 1) * node_mark + pid
+            found = done.get(state)
+            if found is None:
+                done[state] = []  # seen: a walk from here again keeps its blockers
+            else:
+                for blockers in found:
+                    if blockers <= taken:
+                        if hits is not None:  # the skipped walk's blockers are the caller's
+                            hits.extend(stamp[x] * scale + x for x in blockers)
+                        return
+                mine = []
+        taken.add(pid)
+        if memo:
+            clock += 1
+            stamp[pid] = clock
         if pid not in recorded:
             recorded.add(pid)
             record(h, table, p)
         if not table.terminal[p]:
             for m in table.nodes[p]:
-                key = h * 32 + m
-                if key == origin or key in vnodes:
+                key = node_mark + h * 32 + m
+                if key == origin:
+                    continue
+                if key in taken:
+                    if mine is not None:
+                        mine.append(stamp[key] * scale + key)
                     continue
                 kind = kinds[m]
                 if kind == 2 or (kind == 1 and not passes(slots[m])):
                     continue
-                walk_node(h, m, origin_converging or converging)
+                walk_node(h, m, origin_converging or converging, mine)
         for e in path_edges:
             if e == skip:
                 continue
             other = nbr[e]
             if other < 0:
                 continue
-            counter[base + e] += 1
+            taken.add(base + e)
+            if memo:
+                clock += 1
+                stamp[base + e] = clock
             back = (e + 3) % 6
             onward = converging or table.converging[e]
             obase = other * 32
             for q in hexes[other][1].edge_paths[back]:
-                if obase + q not in vpaths:
-                    walk_path(other, q, back, onward, origin, origin_converging)
-            counter[base + e] -= 1
+                if obase + q not in taken:
+                    walk_path(other, q, back, onward, origin, origin_converging, mine)
+                elif mine is not None:
+                    mine.append(stamp[obase + q] * scale + obase + q)
+            taken.discard(base + e)
         if converging:
-            vpaths.discard(pid)
+            taken.discard(pid)
+        if found is not None and mine is not None:
+            bound = (entry + 1) * scale
+            older = [hit for hit in mine if hit < bound]
+            if len(found) < _MEMO_WIDTH:
+                found.append(frozenset(hit % scale for hit in older))
+            if hits is not None:
+                hits.extend(older)
 
     if sys.getrecursionlimit() < 20_000:
         sys.setrecursionlimit(20_000)
-    keys = [index[h] * 32 + n for h, n in starts]
+    keys = [node_mark + index[h] * 32 + n for h, n in starts]
     for (hex_id, node), key in zip(starts, keys, strict=True):
-        vnodes.clear()
-        vnodes.update(keys)
-        vnodes.discard(key)
-        vpaths.clear()
-        walk_node(index[hex_id], node, False)
+        taken.clear()
+        taken.update(keys)
+        taken.discard(key)
+        if memo:
+            for k in keys:
+                clock += 1
+                stamp[k] = clock
+        walk_node(index[hex_id], node, False, None)
+
+
+_MEMO_WIDTH = 8
+"""Blocker sets kept per (path, entry edge, origin) in :func:`_search`."""
