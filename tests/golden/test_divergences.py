@@ -88,6 +88,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d15_1867_trainless_operator_keeps_turn"),
     pytest.param("d25_1867_walk_reuses_hexsides", id="d25_1867_walk_reuses_hexsides"),
     pytest.param("d28_1822ca_qmoo_home_reserved_slot", id="d28_1822ca_qmoo_home_reserved_slot"),
+    pytest.param("d29_1822ca_partial_director_sale", marks=pytest.mark.slow,
+                 id="d29_1822ca_partial_director_sale"),
     pytest.param("d27_1867_grid_montreal_stations_merged",
                  id="d27_1867_grid_montreal_stations_merged"),
 ])
@@ -141,3 +143,19 @@ def test_d26_no_minor_auction_without_a_city_for_its_home() -> None:
     moves = game.legal_moves(random.Random(0))
     assert moves and not any(m.type == "bid" for m in moves)
     assert game.why_illegal(Pass(entity="2")) is None
+
+
+def test_d29_a_director_sells_half_his_certificate_to_raise_emergency_money() -> None:
+    """D29: player 4 holds only GT's 20% director's certificate, player 1 holds 20%,
+    the pool 40%. Selling 10% of it fits the pool: player 1 takes the certificate,
+    his two 10% certificates go to the pool, player 4 keeps the pool's longest-held
+    one (ids as the reference engine moved them)."""
+    game, _ = _load("d29_1822ca_partial_director_sale")
+    game.process(action_from_dict({"type": "sell_shares", "entity": 4,
+                                   "entity_type": "player", "shares": ["GT_0"], "percent": 10}))
+    owners = {s.id: s.owner for s in game.shares_of_corp("GT")}
+    assert owners["GT_0"] == "player:1" and owners["GT_7"] == "player:4"
+    assert sorted(k for k, v in owners.items() if v == "pool") == [
+        "GT_2", "GT_3", "GT_4", "GT_5", "GT_6"]
+    assert game.president("GT") == "player:1"
+    assert game.price("GT") == 30

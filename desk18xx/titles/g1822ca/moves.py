@@ -66,6 +66,7 @@ from desk18xx.titles.g1822ca.steps.trains import (
     BuyTrainStep,
     depot_offer,
     must_buy_train,
+    sale_percent,
     sellable_shares,
 )
 
@@ -427,7 +428,7 @@ def _forced_train(game: G1822CA, corp: str, player: str,
         sellable = sellable_shares(game, player, corp, sold)
         if sellable:
             return [SellShares(entity=player, shares=(sellable[0],),
-                               percent=game.shares[sellable[0]].percent)]
+                               percent=sale_percent(game, player, sellable[0]))]
     return [BuyTrain(entity=corp, entity_type="corporation", train=cheapest.id, price=price,
                      variant=variant)]
 

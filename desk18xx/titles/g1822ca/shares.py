@@ -15,10 +15,6 @@ if TYPE_CHECKING:
     from desk18xx.titles.g1822ca.game import G1822CA
 
 
-def _share_index(sid: str) -> int:
-    return int(sid.rsplit("_", 1)[1])
-
-
 def buy_share(gm: G1822CA, player: str, share_ids: tuple[str, ...],
               share_price: int | None = None) -> None:
     """A player buys certificates from the treasury or the pool (RB 4.3)."""
@@ -50,8 +46,13 @@ def buy_share(gm: G1822CA, player: str, share_ids: tuple[str, ...],
 
 
 def sell_shares(gm: G1822CA, player: str, share_ids: tuple[str, ...],
-                share_price: int | None = None) -> None:
-    """A player sells certificates to the pool (RB 4.4; supplement §7.2, §7.3)."""
+                share_price: int | None = None, percent: int | None = None) -> None:
+    """A player sells certificates to the pool (RB 4.4; supplement §7.2, §7.3).
+
+    ``percent`` below the certificates' total sells part of the director's
+    certificate: the seller names all his certificates of the company and keeps
+    10% (RB 4.4.7: the director's certificate is exchanged first; 18xx
+    ``partial_bundles_for_presidents_share``)."""
     shares = [gm.shares[s] for s in share_ids]
     corp = shares[0].corp
     if any(s.owner != player or s.corp != corp for s in shares):
@@ -60,7 +61,16 @@ def sell_shares(gm: G1822CA, player: str, share_ids: tuple[str, ...],
         raise IllegalAction("only major shares can be sold")
     if gm.operating_history.get(corp, 0) < 1:
         raise IllegalAction(f"{corp} has not operated yet")
-    pct = sum(s.percent for s in shares)
+    full = sum(s.percent for s in shares)
+    pct = full if percent is None else percent
+    if pct != full:
+        pres_cert = next((s for s in shares if s.president), None)
+        if pres_cert is None or pct <= 0 or (full - pct) % 10 \
+                or full - pct >= pres_cert.percent:
+            raise IllegalAction(f"{pct}% does not match the certificates sold")
+        if len(shares) != len(gm.shares_of(player, corp)):
+            raise IllegalAction(f"part of the director's certificate is sold with all of "
+                                f"{player}'s other {corp} certificates")
     if gm.percent_of(POOL, corp) + pct > 50:
         raise IllegalAction("the pool may hold at most 50%")
     price = share_price if share_price is not None else gm.price(corp)
@@ -83,6 +93,12 @@ def sell_shares(gm: G1822CA, player: str, share_ids: tuple[str, ...],
             s.owner = POOL
     if pres is not None:
         _hand_over_presidency(gm, player, corp, pres.id)
+        back = full - pct
+        while back > 0:
+            # 18xx ``handle_partial``: the seller takes the pool's longest-held certificate
+            cert = gm.shares_in_arrival_order(POOL, corp)[0]
+            cert.owner = player
+            back -= cert.percent
     else:
         # 18xx share_pool.rb: a tie never takes the directorship from the sitting one
         gm.check_president(corp, sitting)
@@ -110,7 +126,8 @@ def _hand_over_presidency(gm: G1822CA, seller: str, corp: str, pres_id: str) -> 
     if new is None:
         raise IllegalAction("the director's certificate cannot go to the pool")
     need = pres.percent
-    for s in sorted(gm.shares_of(new, corp), key=lambda s: _share_index(s.id)):
+    # 18xx ``change_president``: the new director's certificates held longest go
+    for s in gm.shares_in_arrival_order(new, corp):
         if need <= 0:
             break
         s.owner = POOL

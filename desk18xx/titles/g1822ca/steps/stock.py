@@ -154,7 +154,7 @@ class BuySellParShares(Step):
                 corp = gm.shares[action.shares[0]].corp
                 if corp in self.sold_now:
                     raise IllegalAction("all shares of a company go in one sale (RB 4.4.3)")
-                sell_shares(gm, player, action.shares, action.share_price)
+                sell_shares(gm, player, action.shares, action.share_price, action.percent)
                 self.sold_now.add(corp)
                 self._sold_this_round(game, player).add(corp)
                 self._acted(game)

@@ -89,7 +89,7 @@ def sellable_shares(gm: G1822CA, player: str, corp: str,
         # SELL_AFTER = :full_or_turn: the operating company's current turn does not count
         needed = 2 if s.corp == corp else 1
         if gm.operating_history.get(s.corp, 0) < needed \
-                or gm.percent_of(POOL, s.corp) + s.percent > 50:
+                or gm.percent_of(POOL, s.corp) + sale_percent(gm, player, s.id) > 50:
             continue
         if s.corp == corp:
             others = max((gm.percent_of(p.id, corp) for p in gm.players if p.id != player),
@@ -98,6 +98,16 @@ def sellable_shares(gm: G1822CA, player: str, corp: str,
                 continue
         out.append(s.id)
     return out
+
+
+def sale_percent(gm: G1822CA, player: str, share_id: str) -> int:
+    """Percent an emergency sale of ``share_id`` sells: the certificate, or for a
+    director's certificate that does not fit the pool (at most 50%), all of the
+    player's certificates but 10% (RB 4.4.7; 18xx ``partial_bundles_for_presidents_share``)."""
+    s = gm.shares[share_id]
+    if not s.president or gm.percent_of(POOL, s.corp) + s.percent <= 50 or s.percent <= 10:
+        return s.percent
+    return gm.percent_of(player, s.corp) - 10
 
 
 def l_upgrade_price(gm: G1822CA) -> int:
@@ -167,11 +177,11 @@ class BuyTrainStep(OrStep):
             if sold == corp:
                 if gm.operating_history.get(corp, 0) < 2:
                     raise IllegalAction(f"{corp} has not completed an operating turn")
-                pct = sum(gm.shares[s].percent for s in action.shares)
+                pct = action.percent or sum(gm.shares[s].percent for s in action.shares)
                 if gm.percent_of(player, corp) - pct < max(
                         gm.percent_of(p.id, corp) for p in gm.players if p.id != player):
                     raise IllegalAction("the director may not lose the operating company")
-            sell_shares(gm, player, action.shares, action.share_price)
+            sell_shares(gm, player, action.shares, action.share_price, action.percent)
             self.corporations_sold.append(sold)
             self.orr().recalculate_order(game)
             return
