@@ -90,6 +90,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
     pytest.param("d28_1822ca_qmoo_home_reserved_slot", id="d28_1822ca_qmoo_home_reserved_slot"),
     pytest.param("d29_1822ca_partial_director_sale", marks=pytest.mark.slow,
                  id="d29_1822ca_partial_director_sale"),
+    pytest.param("d30_1822ca_ers_over_cert_limit_must_sell",
+                 id="d30_1822ca_ers_over_cert_limit_must_sell"),
     pytest.param("d27_1867_grid_montreal_stations_merged",
                  id="d27_1867_grid_montreal_stations_merged"),
 ])
