@@ -767,8 +767,8 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
     leaves nothing behind but what it records (it releases every path, node and
     hexside it took), so it tries every route the marks taken before it allow.
     What stopped it is known: the marks older than its start that a test found
-    taken (its *blockers*).  A later walk from the same path, entry edge and
-    origin, started while all those blockers are taken again, can only follow
+    taken (its *blockers*).  A later walk from the same path and entry edge,
+    started while all those blockers are taken again, can only follow
     routes the first one followed (a test the first one passed, it passes
     again unless one of its own marks, the same on the same route, blocks it;
     a walk the first one skipped so is covered by that walk's blockers, which
@@ -785,8 +785,8 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
     scale = side_mark + 6 * len(hexes)
     taken: set[int] = set()
     recorded: set[int] = set()
-    # memo: the clock tick at which each mark was taken; per (path, entry edge,
-    # origin) the blockers of finished converging walks; a blocker hit is
+    # memo: the clock tick at which each mark was taken; per (path, entry edge)
+    # the blockers of finished converging walks; a blocker hit is
     # ``tick * scale + mark`` (plain ints: no garbage for the collector)
     clock = 0
     stamp: dict[int, int] = {}
@@ -826,15 +826,19 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
         base = h * 32
         for p in hexes[h][1].node_paths[node]:
             if base + p not in taken:
-                walk_path(h, p, -1, converging, key, converging, hits)
+                walk_path(h, p, -1, converging, converging, hits)
             elif hits is not None:
                 hits.append(stamp[base + p] * scale + base + p)
         if converging:
             taken.discard(key)
 
     def walk_path(h: int, p: int, skip: int, converging: bool,
-                  origin: int, origin_converging: bool, hits: list[int] | None) -> None:
-        """``hits``: the blocker list of the converging walk this one is part of."""
+                  origin_converging: bool, hits: list[int] | None) -> None:
+        """``hits``: the blocker list of the converging walk this one is part of.
+
+        The reference also passes the node a walk set out from, which is not
+        entered again; that node stays marked as visited while the walk goes
+        on, so the visited test below covers it."""
         nonlocal clock
         _hex_id, table, nbr, slots, kinds = hexes[h]
         path_edges = table.edges[p]
@@ -850,7 +854,7 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
         state = 0
         found: list[frozenset[int]] | None = None
         if memo and converging:
-            state = (origin * 8 + skip + 1) * node_mark + pid
+            state = (skip + 1) * node_mark + pid
             found = done.get(state)
             if found is None:
                 done[state] = []  # seen: a walk from here again keeps its blockers
@@ -871,8 +875,6 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
         if not table.terminal[p]:
             for m in table.nodes[p]:
                 key = node_mark + h * 32 + m
-                if key == origin:
-                    continue
                 if key in taken:
                     if mine is not None:
                         mine.append(stamp[key] * scale + key)
@@ -896,7 +898,7 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
             obase = other * 32
             for q in hexes[other][1].edge_paths[back]:
                 if obase + q not in taken:
-                    walk_path(other, q, back, onward, origin, origin_converging, mine)
+                    walk_path(other, q, back, onward, origin_converging, mine)
                 elif mine is not None:
                     mine.append(stamp[obase + q] * scale + obase + q)
             taken.discard(base + e)
@@ -925,4 +927,4 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
 
 
 _MEMO_WIDTH = 8
-"""Blocker sets kept per (path, entry edge, origin) in :func:`_search`."""
+"""Blocker sets kept per (path, entry edge) in :func:`_search`."""
