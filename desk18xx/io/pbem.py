@@ -84,7 +84,8 @@ class HistoryCheck:
             case History.SAME:
                 return "This file has no new actions."
             case History.EXTENDS:
-                return f"{self.incoming - self.known} new action(s)."
+                new = self.incoming - self.known
+                return f"{new} new action{'' if new == 1 else 's'}."
             case History.OLDER:
                 return (f"This file is older than your game: it has {self.incoming} actions, "
                         f"you have {self.known}.")

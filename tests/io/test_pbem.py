@@ -161,6 +161,8 @@ def test_history_comparison() -> None:
     a = [{"type": "pass", "id": 1}, {"type": "bid", "id": 2, "price": 20}]
     assert compare_history(a, a).kind is History.SAME
     assert compare_history(a[:1], a).kind is History.EXTENDS
+    assert compare_history(a[:1], a).message() == "1 new action."
+    assert compare_history([], a).message() == "2 new actions."
     assert compare_history(a, a[:1]).kind is History.OLDER
     changed = compare_history(a, [a[0], {**a[1], "price": 25}])
     assert changed.kind is History.REWRITTEN and changed.first_difference == 1

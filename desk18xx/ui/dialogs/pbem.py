@@ -41,7 +41,8 @@ class ReceivedMoveDialog(QDialog):
         fresh = {id(e) for e in move.since_yours}
         self.summary = QLabel(
             f"<b>{move.history.message()}</b><br>"
-            f"{len(move.since_yours)} action(s) since your last one (in bold). "
+            f"{len(move.since_yours)} action{'' if len(move.since_yours) == 1 else 's'} "
+            "since your last one (in bold). "
             f"Next: <b>{next_name}</b>.")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
