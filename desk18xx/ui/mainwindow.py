@@ -56,12 +56,13 @@ from desk18xx.ui.models.tables import (
 from desk18xx.ui.programs import ProgramActions
 from desk18xx.ui.session import GameSession
 from desk18xx.ui.studysession import StudySession
+from desk18xx.ui.tableviews import fit_rows
 from desk18xx.ui.undo import UndoBinder
 
 ORGANISATION = "desk18xx"
 APPLICATION = "desk18xx"
 #: Bump when the dock set changes so an old saved layout is not applied.
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4
 
 
 def _tray_order(manifest: Mapping[str, ManifestTile]) -> list[TileDef]:
@@ -189,11 +190,17 @@ class MainWindow(QMainWindow):
         right = Qt.DockWidgetArea.RightDockWidgetArea
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        # the players, companies and market side by side along the bottom (the players'
+        # table as tall as its rows: all seven players of 1822CA in sight); the bank,
+        # privates, bid boxes and tiles in tabs on the left, the log under them
         self._dock("actions", "Turn", self.action_panel, right)
-        self._dock("players", "Players", _table(self.players_model), left)
-        self._dock("companies", "Companies", _table(self.corps_model), bottom)
-        self._dock("market", "Stock market", self.market, bottom)
-        self._dock("log", "Log", self.log_view, left)
+        players_view = _table(self.players_model)
+        fit_rows(players_view, self.players_model)
+        players = self._dock("players", "Players", players_view, bottom)
+        companies = self._dock("companies", "Companies", _table(self.corps_model), bottom)
+        market = self._dock("market", "Stock market", self.market, bottom)
+        self.splitDockWidget(players, companies, Qt.Orientation.Horizontal)
+        self.splitDockWidget(companies, market, Qt.Orientation.Horizontal)
         bank = self._dock("bank", "Bank, trains, phase", _table(self.bank_model), left)
         privates = QWidget()
         from PySide6.QtWidgets import QVBoxLayout
@@ -209,14 +216,16 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(bank, auction)
         self.tabifyDockWidget(auction, boxes)
         self.tabifyDockWidget(auction, tiles)
+        self._dock("log", "Log", self.log_view, left)
         if self.session.has_game:
             self._build_study_docks()
         bank.raise_()
         self.resizeDocks([self.docks["actions"]], [360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["log"]], [300], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["players"], self.docks["log"]], [170, 200],
-                         Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["companies"]], [200], Qt.Orientation.Vertical)
+        self.resizeDocks([bank], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([bank, self.docks["log"]], [400, 180], Qt.Orientation.Vertical)
+        self.resizeDocks([players, companies, market], [400, 440, 440],
+                         Qt.Orientation.Horizontal)
+        self.resizeDocks([players], [215], Qt.Orientation.Vertical)
 
     def _build_study_docks(self) -> None:
         """The variation tree beside the log, and the compare view (STYLE.md §6)."""
@@ -229,8 +238,9 @@ class MainWindow(QMainWindow):
                              | QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        self.splitDockWidget(self.docks["log"], self.study_tree, Qt.Orientation.Vertical)
+        # tabs beside the bank's: the left column keeps its height for the bid boxes
         self.tabifyDockWidget(self.docks["tiles"], self.compare)
+        self.tabifyDockWidget(self.compare, self.study_tree)
         self.docks["bank"].raise_()
         self.sandbox = SandboxDock(study, self.map_view, self.controller, self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.sandbox)

@@ -24,6 +24,7 @@ from desk18xx.engine.game import Game
 from desk18xx.ui.models.choices import short_company_name
 from desk18xx.ui.models.tables import Row, RowsModel
 from desk18xx.ui.session import GameSession
+from desk18xx.ui.tableviews import fit_rows
 
 BOX_HEADERS = ("Box", "Next bid", "Bids", "Company")
 BIDDER_HEADERS = ("Player", "Free", "Committed", "Tokens", "Bids on")
@@ -149,7 +150,7 @@ class BidBoxesWidget(QWidget):
         self.boxes_view = _table(self.boxes_model)
         self.bidders_view = _table(self.bidders_model)
         self.boxes_view.setMinimumHeight(ROW * 5 + ROW)  # header and five boxes at least
-        self.bidders_view.setMinimumHeight(ROW * 3 + ROW)
+        fit_rows(self.bidders_view, self.bidders_model)  # every player in sight
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.header)

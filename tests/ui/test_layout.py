@@ -1,0 +1,90 @@
+"""The default dock layout at 1280x800: every player in sight, old layouts dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QDockWidget, QTableView
+
+from desk18xx.engine.game import GameSetup
+from desk18xx.ui.mainwindow import LAYOUT_VERSION, MainWindow
+from desk18xx.ui.session import GameSession
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace")
+
+
+@pytest.fixture(autouse=True)
+def _private_settings(tmp_path: Path) -> None:
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+
+
+def _session(title: str, players: int) -> GameSession:
+    session = GameSession()
+    session.new_game(GameSetup(title, tuple((str(i + 1), NAMES[i])
+                                            for i in range(players)), seed=3))
+    return session
+
+
+def _open(qtbot, session: GameSession, restore: bool = False) -> MainWindow:  # type: ignore[no-untyped-def]
+    win = MainWindow(session, restore_layout=restore)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    qtbot.wait_exposed(win)
+    qtbot.wait(20)
+    return win
+
+
+def _rows_in_sight(view: QTableView) -> int:
+    """Rows wholly inside the table's viewport."""
+    area = view.viewport().rect()
+    model = view.model()
+    return sum(1 for r in range(model.rowCount())
+               if area.contains(view.visualRect(model.index(r, 0))))
+
+
+def _players_view(win: MainWindow) -> QTableView:
+    widget = win.docks["players"].widget()
+    assert isinstance(widget, QTableView)
+    return widget
+
+
+@pytest.mark.parametrize(("title", "players"), [("1822CA", 7), ("1867", 6)])
+def test_every_player_is_in_sight_at_1280x800(qtbot, title: str, players: int) -> None:  # type: ignore[no-untyped-def]
+    win = _open(qtbot, _session(title, players))
+    assert win.height() == 800  # the docks' minimum sizes did not grow the window
+    assert win.docks["players"].isVisible()
+    assert _rows_in_sight(_players_view(win)) == players
+    if title == "1822CA":  # the bid boxes' bidder table too, its dock in front
+        boxes = win.bid_boxes
+        assert boxes.isVisible()
+        assert _rows_in_sight(boxes.bidders_view) == players
+    assert win.map_view.width() >= 500 and win.map_view.height() >= 450
+
+
+def test_a_layout_from_an_older_version_gives_the_new_default(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = _session("1822CA", 7)
+    old = _open(qtbot, session)
+    # the layout of version 3: the players in a small dock at the top left
+    old.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, old.docks["players"])
+    settings = old.settings()
+    settings.setValue("window/state", old.saveState(LAYOUT_VERSION - 1))
+    settings.sync()
+    win = _open(qtbot, session, restore=True)
+    assert win.dockWidgetArea(win.docks["players"]) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert _rows_in_sight(_players_view(win)) == 7
+
+
+def test_a_layout_of_this_version_is_kept(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = _session("1867", 4)
+    first = _open(qtbot, session)
+    first.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, first.docks["players"])
+    first.save_layout()
+    win = _open(qtbot, session, restore=True)
+    assert win.dockWidgetArea(win.docks["players"]) == Qt.DockWidgetArea.LeftDockWidgetArea
+    dock: QDockWidget = win.docks["players"]
+    assert _rows_in_sight(_players_view(win)) == 4 and dock.isVisible()
