@@ -221,9 +221,15 @@ class Scoring1822CA(TitleScoring):
         return True
 
     def revenue(self, train: TrainSpec, stops: Sequence[Stop]) -> int:
+        value = self.legal_revenue(train, stops)
+        return value if value is not None else 0
+
+    def legal_revenue(self, train: TrainSpec, stops: Sequence[Stop]) -> int | None:
+        """:meth:`revenue`, or None when the route is not legal (a legal route may
+        earn $0: a token in a white city and a town not yet laid)."""
         info = self.trains[train.id]
         if len(stops) < 2 and not (info.local and len(stops) == 1 and stops[0].kind == CITY):
-            return 0
+            return None
         e_train = info.e_train
         elevators_hexes = self.grain_elevators
         grain = info.grain
@@ -257,18 +263,18 @@ class Scoring1822CA(TitleScoring):
                 west = True
             grouped[t] = grouped.get(t, 0) + s.cost
         if not token:
-            return 0
+            return None
         if groups and len(set(groups)) < len(groups):
-            return 0
+            return None
         if e_train:
             if tokened_cities < 2:
-                return 0
+                return None
             for end in (stops[0], stops[-1]):
                 if not (end.kind == CITY and end.tokened):
-                    return 0
+                    return None
             return total * train.multiplier
         if not self._fits_counts(info, train, grouped):
-            return 0
+            return None
         value = total * train.multiplier
         if self.major and not info.pullman and elevators:
             ports = int(east) + int(west)
@@ -276,9 +282,9 @@ class Scoring1822CA(TitleScoring):
         return value
 
     def variants(self, train: TrainSpec, stops: Sequence[Stop]) -> list[tuple[int, int]]:
-        base = self.revenue(train, stops)
-        if base <= 0:
-            return []
+        base = self.legal_revenue(train, stops)
+        if base is None or base == 0 and not self.mail_small and not self.sawmill_bonus:
+            return []  # a $0 route earns only a small mail contract or the sawmill bonus
         info = self.trains[train.id]
         extra = 0
         if info.local:
@@ -303,6 +309,8 @@ class Scoring1822CA(TitleScoring):
                     both = value * (2 if saw is dest_stop else 1)
                     out.append((base + dest_value + both,
                                 extra | self._dest_bit | self._saw_bit))
+        if base == 0 and not self.mail_small:
+            return [v for v in out if v[0] > 0]
         return out
 
 

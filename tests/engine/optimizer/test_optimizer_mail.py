@@ -148,3 +148,56 @@ def test_mail_income_is_the_engines_mail_subsidy(seed: int) -> None:
             for name, v in runs]
     assert mail_income(large_n, small_n, value, ours) == _engine_mail(large_n, small_n, value,
                                                                       runs)
+
+
+def test_a_0_route_is_run_when_a_small_mail_contract_pays_for_it() -> None:
+    # a token in a white city (Prince George, $0 until laid) and an unlaid town: the
+    # route earns nothing but a small contract pays per route run (G1822CA.mail_subsidy)
+    stops = [stop(0, "city", 0, token=True), stop(1, "town", 0)]
+    p = problem(stops, [(0, 1)], [train("2", 2)])
+    infos = {"2-0": Train1822(parts=None)}
+    small = solve(p, scoring(infos, mail_small=1, mail_small_value=30))
+    assert (small.revenue, small.subsidy) == (0, 30)
+    assert [r.stops for r in small.routes] == [(0, 1)]
+    assert brute_force(p, scoring(infos, mail_small=1, mail_small_value=30)) == 30
+    for kw in ({}, {"mail_large": 1}):  # nothing to earn: no route
+        plain = solve(p, scoring(infos, **kw))
+        assert (plain.revenue, plain.subsidy, plain.routes) == (0, 0, ())
+
+
+def test_a_second_train_runs_a_0_route_for_the_second_small_contract() -> None:
+    # A (token, 40) - B (30) for one train; C (token, $0) - town D ($0) for the other
+    stops = [stop(0, "city", 40, token=True), stop(1, "city", 30),
+             stop(2, "city", 0, token=True), stop(3, "town", 0)]
+    trains = [train("2", 2, n=0), train("2", 2, n=1)]
+    p = problem(stops, [(0, 1), (2, 3)], trains)
+    infos = {t.id: Train1822(parts=None) for t in trains}
+    got = solve(p, scoring(infos, mail_small=2, mail_small_value=20))
+    assert (got.revenue, got.subsidy) == (70, 40)
+    assert sorted(r.revenue for r in got.routes) == [0, 70]
+    one = solve(p, scoring(infos, mail_small=1, mail_small_value=20))
+    assert (one.revenue, one.subsidy) == (70, 20)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_positions_with_0_stops_match_brute_force(seed: int) -> None:
+    """Unlaid towns and white cities are worth $0: the search still finds the best run
+    with small and large contracts."""
+    rng = random.Random(9100 + seed)
+    n = rng.randint(4, 6)
+    stops = []
+    for i in range(n):
+        kind = rng.choice(["city", "city", "town", "town"])
+        stops.append(stop(i, kind, rng.choice([0, 0, 0, 10, 20]),
+                          token=kind == "city" and rng.random() < 0.5))
+    links: list[tuple[int, int] | tuple[int, int, int]] = [(rng.randrange(i), i)
+                                                           for i in range(1, n)]
+    trains = [train("2", 2, n=0), train("2", 2, n=1), train("L", 2)][:rng.randint(1, 3)]
+    infos = {t.id: (Train1822(parts=L_PARTS, local=True) if t.name == "L"
+                    else Train1822(parts=None)) for t in trains}
+    sc = scoring(infos, mail_large=rng.randint(0, 1), mail_small=rng.randint(1, 2),
+                 mail_small_value=rng.choice([10, 20]))
+    p = problem(stops, links, trains)
+    got = solve(p, sc)
+    assert got.complete
+    assert got.revenue + got.subsidy == brute_force(p, sc)
