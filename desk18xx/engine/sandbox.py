@@ -31,11 +31,19 @@ class RouteSummary:
     """A company's best routes in one position."""
 
     revenue: int
+    """What the routes earn (what ``run_routes`` declares)."""
     routes: tuple[Route, ...] = ()
     complete: bool = True
     """False when the search was stopped early (best found, not proven best)."""
     problem: str = ""
     """Why no routes could be computed (a title without optimizer), else empty."""
+    subsidy: int = 0
+    """What the run earns the company besides (1822CA mail contracts)."""
+
+    @property
+    def total(self) -> int:
+        """What the run earns the company: revenue plus subsidy (what the search maximises)."""
+        return self.revenue + self.subsidy
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +66,8 @@ class SandboxTrial:
 
     @property
     def gain(self) -> int:
-        """Revenue after minus revenue before."""
-        return self.after.revenue - self.before.revenue
+        """What the run earns after minus before (revenue and mail subsidy)."""
+        return self.after.total - self.before.total
 
 
 def _default_placer(game: Game, lay: LayTile) -> None:
@@ -76,7 +84,8 @@ def best_routes_of(game: Game, corp: str, *, cancel: Cancel | None = None) -> Ro
         solution = best_routes(game, corp, cancel=cancel)
     except Unsupported as exc:
         return RouteSummary(0, problem=str(exc))
-    return RouteSummary(solution.revenue, solution.routes, solution.complete)
+    return RouteSummary(solution.revenue, solution.routes, solution.complete,
+                        subsidy=solution.subsidy)
 
 
 def lay_for(game: Game, lay: LayTile, *, placer: Placer | None = None) -> Game:

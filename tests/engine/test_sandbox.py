@@ -109,3 +109,34 @@ def test_a_recorded_lay_is_the_companys_own_move(path: Path) -> None:
         board = trial.game.map  # type: ignore[attr-defined]
         assert board.hex(lay.hex).tile_id == played.map.hex(lay.hex).tile_id  # type: ignore[attr-defined]
     assert trial.after.revenue >= 0 and trial.before.problem == ""
+
+
+def test_the_routes_summary_counts_the_mail_subsidy() -> None:
+    """1822CA: a major holding a mail contract earns its subsidy besides the routes'
+    revenue; the summary carries it as the engine counts it, and a trial's gain
+    compares revenue plus subsidy."""
+    from desk18xx.commands.replay import import_setup
+    from desk18xx.engine.optimizer import engine_subsidy
+    from desk18xx.engine.sandbox import RouteSummary
+    from desk18xx.io.import_18xxgames import load_export
+    from desk18xx.titles import find_title
+    from desk18xx.titles.g1822ca import rules as R
+
+    mail = R.PRIVATE_MAIL_CONTRACTS | R.PRIVATE_SMALL_MAIL_CONTRACTS
+    imported = load_export(G1822CA)
+    game = find_title(imported.title).new_game(import_setup(imported))
+    found = None
+    for raw in imported.actions:
+        if raw["type"] == "run_routes" and raw.get("routes") and \
+                mail & set(game.corps[raw["entity"]].companies):
+            found = raw["entity"]
+            break
+        game.process(action_from_dict(raw))
+    assert found is not None
+    summary = best_routes_of(game, found)
+    assert summary.subsidy > 0 and summary.routes
+    assert summary.subsidy == engine_subsidy(game, found, summary.routes)
+    assert summary.total == summary.revenue + summary.subsidy
+    lay = LayTile(entity=found, entity_type="corporation", hex="A1", tile="1-0", rotation=0)
+    trial = SandboxTrial(lay, game, RouteSummary(100), RouteSummary(90, subsidy=30), False)
+    assert trial.gain == 20
