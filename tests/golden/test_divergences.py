@@ -94,6 +94,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d30_1822ca_ers_over_cert_limit_must_sell"),
     pytest.param("d27_1867_grid_montreal_stations_merged",
                  id="d27_1867_grid_montreal_stations_merged"),
+    pytest.param("d31_1867_first_8_ends_buyers_turn", marks=pytest.mark.slow,
+                 id="d31_1867_first_8_ends_buyers_turn"),
 ])
 def test_reference_agrees_on_probe_action(name: str) -> None:
     game, probe = _load(name)
@@ -161,3 +163,25 @@ def test_d29_a_director_sells_half_his_certificate_to_raise_emergency_money() ->
         "GT_2", "GT_3", "GT_4", "GT_5", "GT_6"]
     assert game.president("GT") == "player:1"
     assert game.price("GT") == 30
+
+
+def test_d31_the_first_8_ends_the_buyers_turn_while_a_minor_holds_a_train() -> None:
+    """D31: GTR buys the first 8 while minor AE still holds a train. On 18xx.games
+    closing AE (over its phase-8 limit, so the discard step's entity) ends GTR's
+    turn: CNR operates next and chooses first among the trainless majors. Card
+    mode lets GTR go on."""
+    name = "d31_1867_first_8_ends_buyers_turn"
+    game, _ = _load(name, 1108)
+    data = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
+    buy = action_from_dict(data["actions"][1108])
+    assert buy.type == "buy_train" and game.corps["AE"].trains
+    card = game.copy()
+    card.config = dataclasses.replace(card.config, compat_18xxgames=False)  # type: ignore[attr-defined]
+    for g in (game, card):
+        g.process(buy)
+        assert g.corps["AE"].closed
+    assert game.round is not None and card.round is not None
+    assert game.round.operator() == "CNR"
+    assert game.legal_actions().entity == "CNR"
+    assert [m.type for m in game.legal_moves(random.Random(0))] == ["pass"]  # avoids D15
+    assert card.round.operator() == "GTR"

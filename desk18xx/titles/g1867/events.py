@@ -81,9 +81,33 @@ def minors_nationalized(game: G1867) -> None:
     minors = [c for c in game.live_corps() if game.is_minor(c)]
     minors.sort(key=lambda c: game.market.order_key(c, c) if c in game.market.where
                 else (0, 0, 0, 0, c))
+    ends_turn = game.config.compat_18xxgames and _first_8_ends_buyers_turn(game, minors)
     for c in minors:
         game.nationalize(c)
     game.available = [c for c in game.available if not game.is_minor(c)]
+    if ends_turn:
+        assert game.round is not None
+        game.round.force_next_entity(game)
+
+
+def _first_8_ends_buyers_turn(game: G1867, minors: list[str]) -> bool:
+    """18xx.games quirk (D31): a minor that still holds a train is over its phase-8
+    limit of 0, so the discard step makes it the round's current entity, and closing
+    it (``Game::Base#close_corporation``: ``force_next_entity!``) ends the turn of the
+    major that bought the first 8.  Not when the 8 was exported at the end of an OR
+    (no company holds it) nor when the buyer is itself a minor (its own
+    nationalisation ends its turn)."""
+    from desk18xx.titles.g1867.rounds import OperatingRound
+
+    rnd = game.round
+    if not isinstance(rnd, OperatingRound):
+        return False
+    operator = rnd.operator()
+    if operator is None or not game.is_major(operator):
+        return False
+    if not any(game.trains[t].name == "8" for t in game.corps[operator].trains):
+        return False
+    return any(game.corps[c].trains for c in minors if game.corps[c].floated)
 
 
 def train_trade_allowed(game: G1867) -> None:

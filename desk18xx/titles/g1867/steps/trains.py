@@ -136,6 +136,6 @@ class BuyTrainStep(Step):
             gm.corps[entity].trains.remove(exchange)
             gm.to_pool(old)  # 18xx Step::Train#buy_train_action: @depot.reclaim_train
         gm.buy_train(entity, action.train, price)
-        if not self.can_buy(game, entity):
-            self.passed = True
+        if not self.can_buy(game, entity) and self.round.operator() == entity:
+            self.passed = True  # (the first 8 may have ended the turn: D31)
         gm.post_train_buy()
