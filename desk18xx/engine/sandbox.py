@@ -24,6 +24,8 @@ Placer = Callable[[Game, LayTile], None]
 """Applies a lay for any company (changes the game; raises IllegalAction)."""
 Cancel = Callable[[], bool]
 """Polled by the route search; True stops it with the best routes so far."""
+Progress = Callable[[float, int], None]
+"""Called now and then by the route search: (fraction done, best so far)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +78,18 @@ def _default_placer(game: Game, lay: LayTile) -> None:
     lay_anyway(game, lay)
 
 
-def best_routes_of(game: Game, corp: str, *, cancel: Cancel | None = None) -> RouteSummary:
-    """The best routes of `corp` in `game` (the route optimizer; nothing is changed)."""
+def best_routes_of(game: Game, corp: str, *, cancel: Cancel | None = None,
+                   progress: Progress | None = None) -> RouteSummary:
+    """The best routes of `corp` in `game` (the route optimizer; nothing is changed).
+
+    Args:
+        cancel: polled; True stops the search with the best routes so far.
+        progress: called now and then with the fraction done and the best so far.
+    """
     from desk18xx.engine.optimizer import Unsupported, best_routes
 
     try:
-        solution = best_routes(game, corp, cancel=cancel)
+        solution = best_routes(game, corp, cancel=cancel, progress=progress)
     except Unsupported as exc:
         return RouteSummary(0, problem=str(exc))
     return RouteSummary(solution.revenue, solution.routes, solution.complete,
@@ -132,6 +140,8 @@ def try_tile_lay(game: Game, lay: LayTile, *, before: RouteSummary | None = None
 
 
 __all__ = [
+    "Cancel",
+    "Progress",
     "RouteSummary",
     "SandboxTrial",
     "best_routes_of",

@@ -133,8 +133,10 @@ def test_the_routes_summary_counts_the_mail_subsidy() -> None:
             break
         game.process(action_from_dict(raw))
     assert found is not None
-    summary = best_routes_of(game, found)
+    seen: list[tuple[float, int]] = []
+    summary = best_routes_of(game, found, progress=lambda f, best: seen.append((f, best)))
     assert summary.subsidy > 0 and summary.routes
+    assert seen and all(0 <= f <= 1 for f, _best in seen)
     assert summary.subsidy == engine_subsidy(game, found, summary.routes)
     assert summary.total == summary.revenue + summary.subsidy
     lay = LayTile(entity=found, entity_type="corporation", hex="A1", tile="1-0", rotation=0)
