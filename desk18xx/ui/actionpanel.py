@@ -191,6 +191,13 @@ class ActionPanel(QWidget):
         mid.setPixelSize(16)
         self.step.setFont(mid)
         self.step.setWordWrap(True)
+        self.facts = QLabel("")
+        """What the acting entity has and where an auction stands (:meth:`show_facts`)."""
+        self.facts.setWordWrap(True)
+        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        facts_font = QFont()
+        facts_font.setPixelSize(14)
+        self.facts.setFont(facts_font)
         self.hint = QLabel("")
         self.hint.setWordWrap(True)
         self.error = QLabel("")
@@ -198,6 +205,7 @@ class ActionPanel(QWidget):
         self.error.setStyleSheet("color: #b00000; font-weight: bold;")
         layout.addWidget(self.who)
         layout.addWidget(self.step)
+        layout.addWidget(self.facts)
         layout.addWidget(self.hint)
         layout.addWidget(self.error)
         self._choices_box = QWidget()
@@ -251,6 +259,11 @@ class ActionPanel(QWidget):
             hints.append("Click stops on the map to build each train's route, then run.")
         self.hint.setText(" ".join(hints))
         self._build_choices(info.choices)
+
+    def show_facts(self, lines: Sequence[str]) -> None:
+        """Show the facts of the step (rich text lines), or nothing."""
+        self.facts.setText("<br>".join(lines))
+        self.facts.setVisible(bool(lines))
 
     def show_error(self, reason: str) -> None:
         """Show the engine's refusal."""

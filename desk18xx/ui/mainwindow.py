@@ -40,6 +40,7 @@ from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import corp_colors, destinations, tile_counts
 from desk18xx.ui.models.choices import TurnInfo, turn_info
+from desk18xx.ui.models.facts import HighBid, high_bid, turn_facts
 from desk18xx.ui.models.log import LogModel
 from desk18xx.ui.models.market import market_cells
 from desk18xx.ui.models.tables import (
@@ -152,6 +153,10 @@ class MainWindow(QMainWindow):
         self._colors: dict[str, tuple[str, str]] = {}
         self._destinations: dict[str, str] = {}
         self._was_finished = False
+        self._recent_node: object = None
+        """The history node whose received-move outline the map holds (shown only there)."""
+        self._followed: tuple[str, str] | None = None
+        """Round and company the map last followed (View > Follow the operating company)."""
         self._end_dialog: GameEndDialog | None = None
         self.viewing: int | None = None
         """Live-action count of the earlier position shown, or None for the live game."""
@@ -282,10 +287,30 @@ class MainWindow(QMainWindow):
         edit.addAction(self.redo_action)
         self._build_study_menu()
         view = self.menuBar().addMenu("&View")
+        zoom_in = QAction("Zoom &in", self)
+        zoom_in.setShortcuts([QKeySequence("Ctrl++"), QKeySequence("Ctrl+=")])
+        zoom_in.triggered.connect(lambda _=False: self.map_view.zoom_step(1))
+        zoom_out = QAction("Zoom &out", self)
+        zoom_out.setShortcut(QKeySequence("Ctrl+-"))
+        zoom_out.triggered.connect(lambda _=False: self.map_view.zoom_step(-1))
         fit = QAction("&Fit map to window", self)
         fit.setShortcut(QKeySequence("Ctrl+0"))
         fit.triggered.connect(self.map_view.fit)
-        view.addAction(fit)
+        readable = QAction("&Readable size", self)
+        readable.setShortcut(QKeySequence("Ctrl+1"))
+        readable.triggered.connect(self.map_view.default_view)
+        self.follow_action = QAction("Follow the &operating company", self)
+        self.follow_action.setCheckable(True)
+        self.follow_action.setChecked(
+            str(self.settings().value("map/follow", "true")).lower() == "true")
+        self.follow_action.setToolTip("When another company starts its turn, bring its "
+                                      "tokens into view")
+        self.follow_action.toggled.connect(
+            lambda on: self.settings().setValue("map/follow", "true" if on else "false"))
+        for a in (zoom_in, zoom_out, fit, readable):
+            view.addAction(a)
+        view.addAction(self.follow_action)
+        view.addSeparator()
         reset = QAction("&Reset layout", self)
         reset.triggered.connect(self.reset_layout)
         view.addAction(reset)
@@ -375,8 +400,13 @@ class MainWindow(QMainWindow):
         self.open_action.triggered.connect(self.open_file)
         # a friend's e-mail move: outline what happened since your last action until you act
         self.files.what_happened.connect(self.map_view.set_recent)
+        self.files.what_happened.connect(self._mark_recent_node)
         self.session.game_replaced.connect(self.map_view.clear_recent)
         self.session.action_applied.connect(lambda _count: self.map_view.clear_recent())
+
+    def _mark_recent_node(self, *_hexes: object) -> None:
+        """The outline of a received move is of the position now (see `_state_changed`)."""
+        self._recent_node = self.session.tree.current
 
     # -- layout persistence -----------------------------------------------------------------
     def settings(self) -> QSettings:
@@ -476,19 +506,24 @@ class MainWindow(QMainWindow):
     def _state_changed(self, count: int) -> None:
         start = time.perf_counter()
         self.viewing = None
+        # the e-mail move's marks belong to the position it reached, not to one undone to
+        self.map_view.show_recent(self.session.tree.current is self._recent_node)
         game = self.session.game
         self.undo_action.setEnabled(self.session.can_undo())
         self.redo_action.setEnabled(self.session.can_redo())
         info = turn_info(game)
         self._info = info
         self.action_panel.show_turn(info)
+        actions = self.session.actions()
+        self.action_panel.show_facts(turn_facts(game, info, actions))
         self.action_panel.setEnabled(True)
         self.controller.refresh(info)
+        self._follow(game, info)
         self._show_tables(game, info)
         names = {p.id: p.name for p in game.players}
         if self.log_model.show_actions(self.session.actions(), self.session.rounds(), names):
             self.log_view.scrollToBottom()
-        auction = self._auction_text(info)
+        auction = self._auction_text(info, high_bid(game, info, actions))
         if auction and not self.auction_label.text():
             self.docks["auction"].raise_()  # bring the auction tab forward when one opens
         self.auction_label.setText(auction)
@@ -508,6 +543,20 @@ class MainWindow(QMainWindow):
         if game.finished and not self._was_finished and count and self.isVisible():
             self.show_game_end()
         self._was_finished = game.finished
+
+    def _follow(self, game: Game, info: TurnInfo) -> None:
+        """Bring the operating company's tokens (or home) into view when another company
+        starts acting (View > Follow the operating company); never between two moves
+        of the same company, so a zoom or a pan of the player's own stays."""
+        entity = info.entity
+        if entity is None or entity not in game.corps:
+            return
+        key = (info.round_label, entity)
+        if key == self._followed:
+            return
+        self._followed = key
+        if self.follow_action.isChecked():
+            self.map_view.focus_on(self.map_view.company_hexes(entity))
 
     def _show_tables(self, game: Game, info: TurnInfo) -> None:
         """Fill the docks from ``game`` (the live one, or an earlier position).
@@ -560,27 +609,30 @@ class MainWindow(QMainWindow):
         game = self.session.game_at(count)
         info = turn_info(game)
         self.viewing = count
+        self.map_view.show_recent(False)  # an earlier board: the marks are not of it
         self.controller.show_history(game)
         self._show_tables(game, info)
         self.bid_boxes.show_game(game)
+        self.action_panel.show_facts(turn_facts(game, info, self.session.actions()[:count]))
         self.action_panel.setEnabled(False)
         self.action_panel.who.setText(f"Looking back: action {count}")
         self.action_panel.step.setText(f"{info.round_label} — {info.entity_name} to act. "
                                        "Click the last log line to return.")
 
-    def _auction_text(self, info: TurnInfo) -> str:
+    def _auction_text(self, info: TurnInfo, top: HighBid | None) -> str:
         d = info.details
         game = self.session.game
+        standing = (f"High bid ${top.price} by <b>{top.player}</b>; next bid at least "
+                    f"${d.get('min_bid')}" if top is not None
+                    else f"No bid yet; minimum bid ${d.get('min_bid')}")
         if "company" in d:
             c = game.companies.get(str(d["company"]))
             name = c.name if c else d["company"]
             value = f" (value ${c.value}, revenue ${c.revenue})" if c else ""
             dutch = " — price lowered" if d.get("dutch") else ""
-            return (f"<b>Up for auction: {name}</b>{value}<br>"
-                    f"Minimum bid ${d.get('min_bid')}{dutch}")
+            return f"<b>Up for auction: {name}</b>{value}<br>{standing}{dutch}"
         if "corporation" in d:
-            return (f"<b>Auction of minor {d['corporation']}</b><br>"
-                    f"Minimum bid ${d.get('min_bid')}")
+            return f"<b>Auction of minor {d['corporation']}</b><br>{standing}"
         return ""
 
     def _rejected(self, reason: str) -> None:

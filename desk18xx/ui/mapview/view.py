@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QDragEnterEvent,
     QDragMoveEvent,
@@ -45,6 +45,12 @@ CLICK_SLOP = 5
 RECENT_COLOR = "#ff7a00"
 #: Outline of a hex on a route run since the player's last action.
 RECENT_ROUTE_COLOR = "#ffb347"
+#: The smallest hex the default view draws, in pixels from centre to corner: the
+#: size at which city names and revenues can still be read (1822CA fitted to a
+#: window is about 9).
+READABLE_HEX = 30.0
+#: Hexes of margin kept around a company's tokens when the view follows it.
+FOCUS_MARGIN = 1.5
 
 
 class MapView(QGraphicsView):
@@ -100,6 +106,10 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._fitted = False
+        """True while the whole board is shown (kept so on resize)."""
+        self._readable = False
+        """True while the default view is shown (kept so on resize); False once the
+        user zooms or pans, or the view follows a company."""
 
     # -- board ---------------------------------------------------------------------------
     @property
@@ -120,7 +130,7 @@ class MapView(QGraphicsView):
         self.setScene(self._scene)
         if old is not None:
             old.deleteLater()
-        self.fit()
+        self.default_view()
 
     def hex_size(self) -> float:
         """Scene units from a hex centre to a corner."""
@@ -160,10 +170,102 @@ class MapView(QGraphicsView):
             self.scale(f, f)
 
     def fit(self) -> None:
-        """Show the whole board."""
+        """Show the whole board, however small its hexes get (View > Fit, Ctrl+0)."""
         if self._scene is not None:
             self.fitInView(self._scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
             self._fitted = True
+            self._readable = False
+
+    def readable_zoom(self) -> float:
+        """The zoom at which a hex is :data:`READABLE_HEX` pixels (centre to corner)."""
+        return READABLE_HEX / self.hex_size()
+
+    def board_rect(self, hex_ids: Iterable[str] | None = None) -> QRectF:
+        """Scene rectangle of ``hex_ids`` (every hex of the board when None)."""
+        size = self.hex_size()
+        ids = self._ids if hex_ids is None else [h for h in hex_ids if h in self._ids]
+        xs, ys = [], []
+        for hid in ids:
+            x, y = hexgrid.center(hexgrid.parse_hex(hid), size)
+            xs.append(x)
+            ys.append(y)
+        if not xs:
+            return QRectF()
+        return QRectF(min(xs) - size, min(ys) - size,
+                      max(xs) - min(xs) + 2 * size, max(ys) - min(ys) + 2 * size)
+
+    def _zoom_to_fit(self, rect: QRectF) -> float:
+        """The zoom at which ``rect`` just fits the viewport."""
+        port = self.viewport().rect()
+        if rect.isEmpty() or port.isEmpty():
+            return self.zoom()
+        return min(port.width() / rect.width(), port.height() / rect.height())
+
+    def _set_zoom(self, zoom: float) -> None:
+        target = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
+        f = target / self.zoom()
+        if abs(f - 1.0) > 1e-6:
+            self.scale(f, f)
+
+    def default_view(self) -> None:
+        """The view a new board opens with: the whole playable area when its hexes are
+        readable at that size (1867), else the readable size centred on the board
+        (1822CA; the view then follows the operating company, :meth:`focus_on`)."""
+        if self._scene is None:
+            return
+        rect = self.board_rect()
+        zoom = self._zoom_to_fit(rect)
+        if zoom >= self.readable_zoom():
+            self.fit()
+            return
+        self._set_zoom(self.readable_zoom())
+        self.centerOn(rect.center())
+        self._fitted = False
+        self._readable = True
+
+    def focus_on(self, hex_ids: Sequence[str]) -> None:
+        """Bring ``hex_ids`` (a company's home first, then its other tokens) into the
+        middle of the view: at the present zoom when they fit, else zoomed out as far
+        as they need but not below the readable size, centred on the first hex when
+        they do not fit even then; a view zoomed out below the readable size (the
+        whole board, chosen by the user) only moves."""
+        rect = self.board_rect(hex_ids)
+        if self._scene is None or rect.isEmpty():
+            return
+        margin = FOCUS_MARGIN * self.hex_size()
+        rect.adjust(-margin, -margin, margin, margin)
+        readable = self.readable_zoom()
+        centre = rect.center()
+        if self.zoom() >= readable * 0.999:
+            need = self._zoom_to_fit(rect)
+            self._set_zoom(max(readable, min(self.zoom(), need)))
+            self._fitted = False
+            if need < readable:  # too spread out: the home, with what fits around it
+                centre = self.board_rect(hex_ids[:1]).center()
+        self._readable = False
+        self.centerOn(centre)
+
+    def zoom_step(self, steps: int) -> None:
+        """Zoom in (``steps`` > 0) or out around the middle of the view (keyboard, menu)."""
+        anchor = self.transformationAnchor()
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self._fitted = self._readable = False
+        self.zoom_by(WHEEL_STEP ** steps)
+        self.setTransformationAnchor(anchor)
+
+    def company_hexes(self, corp: str) -> list[str]:
+        """The home hex of ``corp`` (printed reservation) first, then the other hexes
+        holding one of its tokens."""
+        if self._scene is None:
+            return []
+        tokens, homes = [], []
+        for hid in self._scene.hex_ids():
+            state = self._scene.hex_item(hid).state
+            if any(r.entity == corp for r in state.hex.reservations):
+                homes.append(hid)
+            elif any(m is not None and m.owner == corp for row in state.tokens for m in row):
+                tokens.append(hid)
+        return homes + tokens
 
     def centre_on_hex(self, hex_id: str) -> None:
         """Scroll so that ``hex_id`` is in the middle."""
@@ -235,6 +337,16 @@ class MapView(QGraphicsView):
         """Hexes marked by `set_recent` now (changed ones last)."""
         return [i.hex_id for i in self._recent]
 
+    def show_recent(self, visible: bool) -> None:
+        """Show or hide the "what happened since" marks without dropping them: they
+        belong to the current position, not to an earlier one looked at in the log."""
+        for item in self._recent:
+            item.setVisible(visible)
+
+    def recent_shown(self) -> list[str]:
+        """Hexes whose "what happened since" mark is visible now."""
+        return [i.hex_id for i in self._recent if i.isVisible()]
+
     def clear_recent(self) -> None:
         """Remove the "what happened since" marks."""
         for item in self._recent:
@@ -301,6 +413,8 @@ class MapView(QGraphicsView):
         super().resizeEvent(event)  # type: ignore[arg-type]
         if self._fitted and self._scene is not None:
             self.fit()
+        elif self._readable and self._scene is not None:
+            self.default_view()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
         delta = event.angleDelta().y()
@@ -311,7 +425,7 @@ class MapView(QGraphicsView):
             self.rotate_requested.emit(1 if delta < 0 else -1)
             event.accept()
             return
-        self._fitted = False
+        self._fitted = self._readable = False
         self.zoom_by(WHEEL_STEP if delta > 0 else 1 / WHEEL_STEP)
         event.accept()
 
@@ -337,7 +451,7 @@ class MapView(QGraphicsView):
                 self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             if self._dragging:
                 d = pos - self._last
-                self._fitted = False
+                self._fitted = self._readable = False
                 self.pan_by(-d.x(), -d.y())
             self._last = pos
             event.accept()
@@ -389,21 +503,18 @@ class MapView(QGraphicsView):
         if key == Qt.Key.Key_Escape and self._recent:
             self.clear_recent()
         elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-            self._fitted = False
-            self.zoom_by(WHEEL_STEP)
+            self.zoom_step(1)
         elif key == Qt.Key.Key_Minus:
-            self._fitted = False
-            self.zoom_by(1 / WHEEL_STEP)
+            self.zoom_step(-1)
         elif key in (Qt.Key.Key_0, Qt.Key.Key_F, Qt.Key.Key_Home):
             self.fit()
-        elif key == Qt.Key.Key_Left:
-            self.pan_by(-step, 0)
-        elif key == Qt.Key.Key_Right:
-            self.pan_by(step, 0)
-        elif key == Qt.Key.Key_Up:
-            self.pan_by(0, -step)
-        elif key == Qt.Key.Key_Down:
-            self.pan_by(0, step)
+        elif key == Qt.Key.Key_1:
+            self.default_view()
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self._fitted = self._readable = False
+            dx = {Qt.Key.Key_Left: -step, Qt.Key.Key_Right: step}.get(Qt.Key(key), 0)
+            dy = {Qt.Key.Key_Up: -step, Qt.Key.Key_Down: step}.get(Qt.Key(key), 0)
+            self.pan_by(dx, dy)
         else:
             super().keyPressEvent(event)
 

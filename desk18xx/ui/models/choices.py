@@ -16,11 +16,13 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from desk18xx.engine.actions import (
+    AcquireCompany,
     Action,
     Bid,
     BuyCompany,
     BuyShares,
     BuyTrain,
+    Choose,
     Convert,
     Dividend,
     Merge,
@@ -159,8 +161,62 @@ def turn_info(game: Game) -> TurnInfo:
             choices.extend(maker(game, entity, legal.details))
     choices = _only_legal(game, choices)
     choices += _from_moves(game, entity, legal.types, choices)
-    return TurnInfo(info.entity, info.entity_name, info.round_label, info.step_label,
+    step_label = info.step_label
+    consent = pending_consent(game)
+    if consent is not None and consent[0] == entity:  # whose consent, asked by whom
+        step_label = (f"{entity_name(game, consent[1].entity)} asks "
+                      f"{info.entity_name}'s consent")
+    return TurnInfo(info.entity, info.entity_name, info.round_label, step_label,
                     info.types, tuple(choices), info.details, info.map_types)
+
+
+def pending_consent(game: Game) -> tuple[str, Action] | None:
+    """(player, proposed deal) waiting for that player's consent (1822CA rulebook mode:
+    a deal with another player's private, minor or train), or None."""
+    # FIXME: ask a declared Game method once the base class has one.
+    pending = vars(game.round).get("consent") if game.round is not None else None
+    if isinstance(pending, tuple) and len(pending) == 2 and isinstance(pending[1], Action):
+        return str(pending[0]), pending[1]
+    return None
+
+
+def deal_text(game: Game, deal: Action) -> str:
+    """A proposed deal in words: ``"GT (Ann) takes over P2 (…) from Bob"``."""
+    corp = entity_name(game, deal.entity)
+    if isinstance(deal, AcquireCompany) and deal.company in game.companies:
+        c = game.companies[deal.company]
+        owner = f" from {game.name_of(c.owner)}" if c.owner else ""
+        name = short_company_name(deal.company, c.name)
+        return f"{corp} takes over {deal.company} ({name}){owner}"
+    if isinstance(deal, BuyTrain) and deal.train in game.trains:
+        t = game.trains[deal.train]
+        return f"{corp} buys {entity_name(game, t.owner)}'s {t.name}-train for ${deal.price}"
+    if isinstance(deal, Merge) and deal.corporation:
+        return f"{corp} acquires {entity_name(game, deal.corporation)}"
+    from desk18xx.ui.models.log import describe
+
+    return describe(deal, corp)
+
+
+#: Button labels of named choices (``choose``); others are shown capitalised.
+_CHOICE_LABELS = {
+    "consent": "Consent to the deal",
+    "refuse": "Refuse the deal",
+    "money": "Pay in money",
+    "one_share": "Pay with one share",
+    "two_shares": "Pay with two shares",
+    "exchange": "Exchange the token",
+    "replace": "Replace the token",
+    "payout": "Pay out",
+    "half": "Half pay",
+    "withhold": "Withhold",
+    "None": "None",
+}
+
+
+def choice_label(choice: str) -> str:
+    """The button label of the named choice ``choice``."""
+    return _CHOICE_LABELS.get(choice) or choice.replace("_", " ").capitalize()
 
 
 #: The game (and its action count) the two answers below were asked of.
@@ -325,6 +381,20 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
         target = move.corporation  # 1822CA: a major acquires a minor, not a merger
         return Choice(f"Acquire {entity_name(game, target)}", _fixed(move), "Acquire a minor",
                       hint=f"{entity_name(game, entity)} acquires {entity_name(game, target)}")
+    if isinstance(move, AcquireCompany) and move.company in game.companies:
+        c = game.companies[move.company]
+        owner = f" from {game.name_of(c.owner)}" if c.owner else ""
+        name = _clip(short_company_name(move.company, c.name))
+        return Choice(f"Take over {move.company} ({name}){owner}", _fixed(move),
+                      "Acquire a private", hint=c.name)
+    if isinstance(move, Choose):  # one button per choice, not one per "choose"
+        consent = pending_consent(game)
+        if consent is not None and consent[0] == entity:
+            return Choice(choice_label(move.choice), _fixed(move),
+                          f"{entity_name(game, entity)}'s answer",
+                          hint=deal_text(game, consent[1]))
+        return Choice(choice_label(move.choice), _fixed(move), step_name(
+            _legal_actions(game).step or "") or "Choose")
     if isinstance(move, RunRoutes):
         total = sum(r.revenue or 0 for r in move.routes)
         trains = ", ".join(r.train for r in move.routes) or "no trains"

@@ -1,0 +1,100 @@
+"""The facts of the step for the turn panel: what the acting entity has, and where an
+auction stands (read-only views of the game, in plain sentences)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from desk18xx.engine.actions import Action, Bid
+from desk18xx.engine.game import Game
+from desk18xx.ui.models.choices import TurnInfo, deal_text, entity_name, pending_consent
+
+
+@dataclass(frozen=True, slots=True)
+class HighBid:
+    """The standing bid of an open auction."""
+
+    player: str
+    """Name of the bidder."""
+    price: int
+
+
+def high_bid(game: Game, info: TurnInfo, actions: Sequence[Action]) -> HighBid | None:
+    """The standing bid on the item auctioned now (1867: a private in the private
+    auction, a minor in a stock round), or None before the first bid.
+
+    The engine tells the item and the next minimum bid; the standing bid is the last
+    bid on that item in the log (each item is auctioned once, and the high bidder
+    never acts until outbid), checked against that minimum.
+    """
+    d = info.details
+    item = d.get("company") or d.get("corporation")
+    if not isinstance(item, str) or d.get("dutch"):
+        return None
+    for action in reversed(actions):
+        if isinstance(action, Bid) and item in (action.company, action.corporation):
+            minimum = d.get("min_bid")
+            if isinstance(minimum, int) and action.price >= minimum:
+                return None  # not this auction's standing bid
+            return HighBid(game.name_of(action.entity), action.price)
+    return None
+
+
+def _money(value: int) -> str:
+    return f"-${-value}" if value < 0 else f"${value}"
+
+
+def turn_facts(game: Game, info: TurnInfo, actions: Sequence[Action]) -> list[str]:
+    """Short lines on the acting entity: a player's cash and certificates against the
+    limit (and bidding cash in 1822CA's bid boxes); a company's cash, trains against
+    the limit, tokens left and loans; the standing bid of an auction."""
+    entity = info.entity
+    if entity is None or game.finished:
+        return []
+    lines: list[str] = []
+    consent = pending_consent(game)
+    if consent is not None and consent[0] == entity:
+        who = game.name_of(entity)
+        lines.append(f"<b>Deal proposed: {deal_text(game, consent[1])}.</b>")
+        lines.append(f"Only {who} may answer; "
+                     f"{entity_name(game, consent[1].entity)} waits for {who}'s consent.")
+    bid = high_bid(game, info, actions)
+    item = info.details.get("company") or info.details.get("corporation")
+    if isinstance(item, str):
+        minimum = info.details.get("min_bid")
+        what = game.companies[item].name if item in game.companies else item
+        lines.append(f"<b>High bid on {what}: {_money(bid.price)} by {bid.player}</b>"
+                     if bid is not None else f"<b>No bid yet on {what}</b>")
+        if isinstance(minimum, int):
+            lines.append(f"Next bid at least {_money(minimum)}")
+    if game.is_player(entity):
+        cash = game.cash.get(entity, 0)
+        # FIXME: read declared Game attributes once the base class has them.
+        limit = vars(game).get("cert_limit", 0)
+        certs = game.num_certs(entity)
+        parts = [f"Cash {_money(cash)}",
+                 f"certificates {certs}/{limit}" if limit else f"certificates {certs}"]
+        boxes = game.bid_boxes()
+        me = boxes.bidder(entity) if boxes is not None else None
+        if me is not None and me.committed:
+            parts.append(f"{_money(me.available)} free ({_money(me.committed)} in bids)")
+        debts = vars(game).get("debt", {})
+        debt = debts.get(entity, 0) if isinstance(debts, dict) else 0
+        if debt:
+            parts.append(f"debt {_money(debt)}")
+        lines.append(" · ".join(parts))
+        return lines
+    corp = game.corps.get(entity)
+    if corp is None:
+        return lines
+    trains = " ".join(game.trains[t].name for t in corp.trains) or "none"
+    limit = game.train_limit(entity)
+    left = sum(1 for t in corp.tokens if not t.used)
+    parts = [f"Cash {_money(game.cash.get(entity, 0))}",
+             f"trains {trains}" + (f" (limit {limit})" if limit < 99 else ""),
+             f"tokens left {left}/{len(corp.tokens)}"]
+    if isinstance(vars(game).get("loans_left"), int):  # 1867: loans exist
+        parts.append(f"loans {corp.loans}")
+    lines.append(" · ".join(parts))
+    return lines

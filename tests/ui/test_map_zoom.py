@@ -1,0 +1,138 @@
+"""The map's default zoom, the keyboard zoom, and following the operating company."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPointF, QSettings
+from PySide6.QtGui import QKeySequence
+
+from desk18xx.engine.game import GameSetup
+from desk18xx.engine.map import hexgrid
+from desk18xx.ui.mainwindow import MainWindow
+from desk18xx.ui.mapview.view import READABLE_HEX
+from desk18xx.ui.session import GameSession
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+FIXTURE = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
+           / "1822CA" / "1822CA_game_end_bank.json")
+#: CPR (home AF12, Montréal) runs its trains after this many live actions of the fixture.
+CPR_RUNS = 600
+
+
+@pytest.fixture(autouse=True)
+def _private_settings(tmp_path: Path) -> None:
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+
+
+def _open(qtbot, session: GameSession) -> MainWindow:  # type: ignore[no-untyped-def]
+    win = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    qtbot.wait_exposed(win)
+    qtbot.wait(20)
+    return win
+
+
+def _hex_pixels(win: MainWindow) -> float:
+    return win.map_view.hex_size() * win.map_view.zoom()
+
+
+def _in_sight(win: MainWindow, hex_id: str) -> bool:
+    view = win.map_view
+    x, y = hexgrid.center(hexgrid.parse_hex(hex_id), view.hex_size())
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    return shown.contains(QPointF(x, y))
+
+
+def _centre(win: MainWindow) -> QPointF:
+    view = win.map_view
+    return view.mapToScene(view.viewport().rect().center())
+
+
+def test_1822ca_opens_at_a_readable_size_and_fit_shows_it_all(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.new_game(GameSetup("1822CA", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=3))
+    win = _open(qtbot, session)
+    assert _hex_pixels(win) >= READABLE_HEX - 0.01  # fitted it was about 9 px
+    view = win.map_view
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert not shown.contains(view.board_rect())
+    win.resize(1200, 760)  # the default view is kept on a resize
+    qtbot.wait(10)
+    assert _hex_pixels(win) == pytest.approx(READABLE_HEX)
+    shortcuts = {a.shortcut().toString(QKeySequence.SequenceFormat.PortableText): a
+                 for a in win.findChildren(type(win.undo_action))}
+    shortcuts["Ctrl+0"].trigger()  # fit: the whole board, however small
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shown.adjusted(-1, -1, 1, 1).contains(view.board_rect())
+    assert _hex_pixels(win) < READABLE_HEX / 2
+    before = view.zoom()
+    shortcuts["Ctrl++"].trigger()
+    assert view.zoom() > before
+    shortcuts["Ctrl+-"].trigger()
+    shortcuts["Ctrl+-"].trigger()
+    assert view.zoom() < before
+    shortcuts["Ctrl+1"].trigger()
+    assert _hex_pixels(win) == pytest.approx(READABLE_HEX)
+
+
+def test_a_small_board_in_a_big_window_is_fitted_whole(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=3))
+    win = _open(qtbot, session)
+    win.resize(3000, 2400)
+    win.map_view.default_view()
+    view = win.map_view
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shown.adjusted(-1, -1, 1, 1).contains(view.board_rect())
+    assert _hex_pixels(win) > READABLE_HEX
+
+
+def _next_company(win: MainWindow, session: GameSession, now: str) -> str:
+    """Redo recorded actions until another company acts; its id."""
+    for _ in range(40):
+        assert session.redo()
+        entity = win._info.entity if win._info else None  # noqa: SLF001
+        if entity is not None and entity != now and entity in session.game.corps:
+            return entity
+    raise AssertionError("no other company acted")
+
+
+@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
+def test_the_map_follows_a_new_operating_company_only(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.load(FIXTURE)
+    session.undo_to(CPR_RUNS)
+    win = _open(qtbot, session)
+    assert win._info is not None and win._info.entity == "CPR"  # noqa: SLF001
+    assert win.follow_action.isChecked()
+    assert _in_sight(win, "AF12")  # CPR's home, Montréal
+    win.map_view.pan_by(-900, 300)  # the player looks elsewhere
+    assert not _in_sight(win, "AF12")
+    zoom = win.map_view.zoom()
+    moved_to = _centre(win)
+    session.redo()  # CPR runs: still CPR's turn (dividend), the player's view stays
+    assert win._info is not None and win._info.entity == "CPR"  # noqa: SLF001
+    assert _centre(win) == moved_to and win.map_view.zoom() == zoom
+    other = _next_company(win, session, "CPR")
+    hexes = win.map_view.company_hexes(other)
+    assert hexes and _in_sight(win, hexes[0])
+    assert _hex_pixels(win) >= READABLE_HEX - 0.01
+
+
+@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
+def test_following_can_be_turned_off(qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.load(FIXTURE)
+    session.undo_to(CPR_RUNS)
+    win = _open(qtbot, session)
+    win.follow_action.setChecked(False)
+    assert QSettings.value(win.settings(), "map/follow") == "false"
+    win.map_view.pan_by(-900, 300)
+    where = _centre(win)
+    _next_company(win, session, "CPR")
+    assert _centre(win) == where
