@@ -48,6 +48,7 @@ from desk18xx.titles.g1822ca.steps.acquisition import (
     Consent,
     MinorAcquisition,
     acquirable_privates,
+    deal_key,
 )
 from desk18xx.titles.g1822ca.steps.operating import (
     AssignSawmill,
@@ -114,6 +115,16 @@ def _kind(game: G1822CA, entity: str) -> str:
 
 def _step_moves(game: G1822CA, step: Step, entity: str, rng: random.Random,
                 types: Collection[str] | None = None) -> list[Action]:
+    out = _step_offers(game, step, entity, rng, types)
+    refused = getattr(game.round, "refused", None)
+    if refused:
+        # a deal the other player refused this turn is not put again
+        out = [a for a in out if a.type == "pass" or deal_key(a) not in refused]
+    return out
+
+
+def _step_offers(game: G1822CA, step: Step, entity: str, rng: random.Random,
+                 types: Collection[str] | None = None) -> list[Action]:
     kind = _kind(game, entity)
     legal = step.legal(game, entity)
     out: list[Action] = []

@@ -122,6 +122,8 @@ class OperatingRound(Round):
         """(player, proposed deal) waiting for that player's consent (rulebook mode)."""
         self.consented = False
         """True while a consented deal is carried out."""
+        self.refused: set[tuple[str, str]] = set()
+        """Deals (``deal_key``) refused in this turn: they are not put again."""
         super().__init__(game, OPERATING_ROUND, round_num)
 
     def select_entities(self, game: Game) -> list[str]:
@@ -161,6 +163,7 @@ class OperatingRound(Round):
         self.grant_lays = 0
         self.big_city_used = set()
         self.consent = None
+        self.refused = set()
 
     def start_operating(self, game: Game) -> None:
         """Begin the current company's turn (home token first; 18xx ``start_operating``)."""

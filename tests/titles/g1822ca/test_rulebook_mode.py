@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from typing import TypeVar
 
 import pytest
 
 from desk18xx.engine.actions import AcquireCompany as AcquireCompanyAction
-from desk18xx.engine.actions import BuyTrain, Choose, LayTile, Merge, Pass
+from desk18xx.engine.actions import Action, BuyTrain, Choose, LayTile, Merge, Pass
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.round import Step
@@ -202,3 +204,37 @@ def test_a_deal_between_ones_own_companies_needs_no_consent() -> None:
     _step(orr, BuyTrainStep).process(game, BuyTrain(entity="GT", entity_type="corporation",
                                                     train=three, price=50))
     assert game.trains[three].owner == "GT" and orr.consent is None
+
+
+def test_a_refused_deal_is_not_put_again_in_the_same_turn() -> None:
+    """Row 8: once the other player refuses, the same private, minor or train cannot be
+    asked for again this turn (random play does not offer it either); another turn may."""
+    game, orr = _deal_turn(compat=False)
+    ask = AcquireCompanyAction(entity="GT", entity_type="corporation", company="P2")
+    orr.process(game, ask)
+    _answer(game, orr, "refuse")
+    with pytest.raises(IllegalAction, match="refused"):
+        orr.process(game, ask)
+    assert orr.consent is None and game.companies["P2"].owner == "101"
+    moves = game_moves(game, orr)
+    assert not any(m.type == "acquire_company" and getattr(m, "company", None) == "P2"
+                   for m in moves)
+    three = game.corps["12"].trains[0]
+    buy = BuyTrain(entity="GT", entity_type="corporation", train=three, price=50)
+    _step(orr, BuyTrainStep).process(game, buy)
+    _answer(game, orr, "refuse")
+    with pytest.raises(IllegalAction, match="refused"):
+        _step(orr, BuyTrainStep).process(game, dataclasses.replace(buy, price=60))
+    orr.reset_turn()
+    _step(orr, BuyTrainStep).process(game, buy)
+    assert orr.consent is not None
+
+
+def game_moves(game: G1822CA, orr: OperatingRound) -> list[Action]:
+    """Random-play offers of the current step of ``orr``."""
+    from desk18xx.titles.g1822ca.moves import _step_moves
+
+    game.round = orr
+    step = orr.active_step(game)
+    assert step is not None
+    return _step_moves(game, step, "GT", random.Random(0))

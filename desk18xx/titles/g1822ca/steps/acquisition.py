@@ -18,6 +18,7 @@ from desk18xx.titles.g1822ca.steps.base import OrStep, g
 if TYPE_CHECKING:
     from desk18xx.engine.game import Game
     from desk18xx.titles.g1822ca.game import G1822CA
+    from desk18xx.titles.g1822ca.rounds import OperatingRound
 
 PAY_SHARES = {"money": 0, "one_share": 1, "two_shares": 2}
 
@@ -48,6 +49,21 @@ def needs_consent(gm: G1822CA, corp: str, other_owner: str | None) -> bool:
     return other_owner != gm.president(corp)
 
 
+def deal_key(action: Action) -> tuple[str, str]:
+    """What a proposed deal is about: its type and the private, minor or train asked for."""
+    target = getattr(action, "company", None) or getattr(action, "corporation", None) \
+        or getattr(action, "train", None) or ""
+    return action.type, str(target)
+
+
+def ask_consent(orr: OperatingRound, owner: str, action: Action) -> None:
+    """Put a deal to its other player; one that player refused this turn may not be
+    put again (docs/rules-notes.md row 8)."""
+    if deal_key(action) in orr.refused:
+        raise IllegalAction(f"{owner} refused this deal this turn")
+    orr.consent = (owner, action)
+
+
 class Consent(OrStep):
     """The other player answers ``choose "consent"`` or ``choose "refuse"`` to a deal
     the operating company proposed (rulebook mode only); a consent carries it out."""
@@ -71,6 +87,7 @@ class Consent(OrStep):
             raise IllegalAction("answer consent or refuse")
         orr.consent = None
         if action.choice == "refuse":
+            orr.refused.add(deal_key(pending[1]))
             return
         deal = pending[1]
         for step in self.round.steps:
@@ -104,7 +121,7 @@ class AcquireCompany(OrStep):
             owner = gm.companies[action.company].owner
             if needs_consent(gm, corp, owner) and not self.orr().consented:
                 assert owner is not None
-                self.orr().consent = (owner, action)
+                ask_consent(self.orr(), owner, action)
                 return
             gm.acquire_private(corp, action.company)
             self.orr().acquired.append(action.company)
@@ -200,7 +217,7 @@ class MinorAcquisition(OrStep):
             owner = gm.president(minor)
             if needs_consent(gm, corp, owner) and not self.orr().consented:
                 assert owner is not None
-                self.orr().consent = (owner, action)
+                ask_consent(self.orr(), owner, action)
                 return
             self.minor = minor
             self.state = "pay"

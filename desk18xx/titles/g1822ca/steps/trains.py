@@ -14,7 +14,7 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.state import BANK, DEPOT, POOL, Train
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.shares import sell_shares
-from desk18xx.titles.g1822ca.steps.acquisition import needs_consent
+from desk18xx.titles.g1822ca.steps.acquisition import ask_consent, needs_consent
 from desk18xx.titles.g1822ca.steps.base import OrStep, g
 
 if TYPE_CHECKING:
@@ -220,7 +220,7 @@ class BuyTrainStep(OrStep):
             seller = gm.president(source)
             if needs_consent(gm, corp, seller) and not self.orr().consented:
                 assert seller is not None
-                self.orr().consent = (seller, action)  # RB 5.13.3: the seller consents
+                ask_consent(self.orr(), seller, action)  # RB 5.13.3: the seller consents
                 return
             gm.transfer(corp, source, price)
             gm.give_train(train, corp)
