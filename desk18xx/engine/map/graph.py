@@ -23,6 +23,7 @@ blocks it differently.  Copies of a board (snapshots, undo) get their own graphs
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
@@ -95,13 +96,19 @@ class TrackGraph:
         """Per company, its token cities in board order (built when first asked)."""
         self._order: dict[HexId, int]
         """Position of each hex in board order."""
+        self._converging: set[HexId]
+        """Hexes whose tile has a converging exit (only there may the exact walk
+        differ from the search, :meth:`_walk`)."""
         if base is not None and self._can_derive(base):
             self._order = base._order
             self._derive(base)
             return
         self._order = {hid: i for i, hid in enumerate(self._states)}
+        self._converging = set()
         for hid in self._states:
-            self._rows[hid] = self._row(hid)
+            self._rows[hid] = row = self._row(hid)
+            if _xtable(row[0]).converges:
+                self._converging.add(hid)
 
     def _can_derive(self, base: TrackGraph) -> bool:
         return (base._impassable == self._impassable
@@ -122,8 +129,13 @@ class TrackGraph:
         for hid in track:
             around.update(n for n in self.board.neighbours(hid) if n is not None)
         self._rows = dict(base._rows)
+        self._converging = set(base._converging)
         for hid in around:
-            self._rows[hid] = self._row(hid)
+            self._rows[hid] = row = self._row(hid)
+            if _xtable(row[0]).converges:
+                self._converging.add(hid)
+            else:
+                self._converging.discard(hid)
         moved: set[str] = set()
         for hid in changed:
             moved |= _corps_on(old[hid])
@@ -268,9 +280,12 @@ class TrackGraph:
 
     def _compute(self, corp: str) -> tuple[Reach, frozenset[HexId]]:
         """The walk from ``corp``'s tokens, and the hexes whose state it read: token
-        hexes, hexes with track it walked, and the hexes across the edges it left by."""
+        hexes, hexes with track it may walk, and the hexes across the edges it
+        may leave by (those of :meth:`_search`, which holds the walk)."""
         starts = self.token_nodes(corp)
-        walk = self._walk(corp, starts, frozenset())
+        region = self._search(corp, starts, frozenset())
+        assert region is not None
+        walk = self._walk(corp, starts, frozenset(), region=region)
         assert walk is not None
         edges = walk.edges
         for hid, _n in starts:  # new track may leave a token's hex at any open side
@@ -278,8 +293,11 @@ class TrackGraph:
             if here is None:
                 edges[hid] = here = set()
             here.update(e for e, nid in enumerate(self._rows[hid][2]) if nid is not None)
-        walked = {hid for hid, _p in walk.paths}
-        walked.update(edges)  # token hexes and the hexes across the edges it left by
+        # the walk lies within the search: token hexes, hexes with track it walked
+        # and the hexes across the edges it left by
+        walked = {hid for hid, _p in region.paths}
+        walked.update(region.edges)
+        walked.update(edges)
         reach = Reach(
             nodes=frozenset(walk.nodes),
             paths=frozenset(walk.paths),
@@ -288,8 +306,63 @@ class TrackGraph:
         return reach, frozenset(walked)
 
     def _walk(self, corp: str, starts: Collection[NodeRef], stops: frozenset[NodeRef],
-              enough: int = 0) -> _Walk | None:
-        """The paths, nodes and edges a walk of ``corp`` from the ``starts`` nodes reaches.
+              enough: int = 0, region: _Walk | None = None) -> _Walk | None:
+        """What the walks of ``corp`` from the ``starts`` nodes reach (18xx.games
+        ``Graph#compute``): the union of one walk per start, each as
+        :func:`_exact_walk`, the other starts and the ``stops`` counting as
+        visited (reached, not walked through).
+
+        With ``enough``, it ends early, returning None, once that many nodes other
+        than junctions are reached (the starts included).  ``region`` is
+        :meth:`_search` from the same starts and stops, if already made.
+
+        The search over (path, entry end) states (:meth:`_search`) has every move
+        of the walk but none of its per-route limits (a path, node or hexside once
+        per route), so it reaches all the walk reaches.  Where no tile it
+        reaches has a converging exit (an edge two paths share) it reaches
+        exactly that: branches are only at nodes and junctions, which the walk
+        enters once and leaves by every path (a hexside is used by one path of
+        each hex there, so a route can only come back over it on a path it
+        already walked).  Only then is the exact walk needed; it stops once it
+        has recorded every path of the search (nothing more can be found).
+        """
+        if region is None:
+            if not self._converging:
+                return self._search(corp, starts, stops, enough)
+            region = self._search(corp, starts, stops)
+            assert region is not None
+        if not self._converging or self._converging.isdisjoint(h for h, _p in region.paths):
+            if enough:
+                kinds = NodeKind.JUNCTION
+                if sum(1 for h, n in region.nodes
+                       if self._rows[h][0].kinds[n] is not kinds) >= enough:
+                    return None
+            return region
+        rows = self._rows
+        order = list(dict.fromkeys(starts))
+        walk = _Walk(set(), set(order), {})
+        count = 0
+        if enough:
+            count = sum(1 for h, n in order if rows[h][0].kinds[n] is not NodeKind.JUNCTION)
+            if count >= enough:
+                return None
+        missing = set(region.paths)
+        everyone = frozenset(order) | stops
+        for start in order:
+            if not missing:
+                break
+            try:
+                count = _exact_walk(rows, corp, start, everyone - {start}, walk, missing,
+                                    enough, count)
+            except _Enough:
+                return None
+        return walk
+
+    def _search(self, corp: str, starts: Collection[NodeRef], stops: frozenset[NodeRef],
+                enough: int = 0) -> _Walk | None:
+        """The paths, nodes and edges ``corp`` reaches from the ``starts`` nodes by
+        a search over (path, entry end) states: the walk's moves without its
+        per-route limits (:meth:`_walk`).
 
         The walk does not pass through ``stops`` nodes.  With ``enough``, it
         ends early, returning None, once it reaches that many nodes other than
@@ -373,6 +446,142 @@ class TrackGraph:
         return _Walk(paths, nodes, edges)
 
 
+class _Enough(Exception):
+    """A walk reached the number of nodes asked for."""
+
+
+class _Complete(Exception):
+    """A walk recorded every path its region holds: it can find nothing new."""
+
+
+def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
+                visited: frozenset[NodeRef], out: _Walk, missing: set[PathRef],
+                enough: int, count: int) -> int:
+    """One walk from ``start``, recording into ``out``; returns the node count.
+
+    18xx.games ``Node#walk`` and ``Path#walk``, whose visiting order decides what
+    is reached: paths in tile order, a path's ends in its own order, nodes
+    before the track leaving by its edges.  Within the walk a path and a node
+    are entered once; a path with an edge the route has left its hex by
+    (``counter``, each hexside once per route) is not entered, nor a junction
+    path when the route already went through that junction; past a converging
+    exit (a tile edge two paths share) paths and nodes are released again on the
+    way back.  ``visited`` nodes are reached but not walked through; full
+    cities of others and off-boards end a route, a terminal path's nodes are
+    reached but not left.  Recording a path records its nodes, its edges and
+    the sides facing them.  Raises :class:`_Complete` once ``missing`` (the
+    paths still to record) is empty, :class:`_Enough` once ``enough`` nodes
+    other than junctions are recorded.
+    """
+    paths, nodes, edges = out.paths, out.nodes, out.edges
+    counter: dict[tuple[HexId, int], int] = {}
+    jcount: dict[NodeRef, int] = {}
+    vpaths: set[PathRef] = set()
+    vnodes: set[NodeRef] = set(visited)
+    total = [count]
+
+    def record(hid: HexId, p: int, xt: _XRow, opened: tuple[HexId | None, ...]) -> None:
+        ref = (hid, p)
+        paths.add(ref)
+        for m in xt.junctions[p]:
+            nodes.add((hid, m))
+        for m in xt.nodes[p]:
+            nref = (hid, m)
+            if nref not in nodes:
+                nodes.add(nref)
+                if enough:
+                    total[0] += 1
+                    if total[0] >= enough:
+                        raise _Enough
+        for e in xt.edges[p]:
+            here = edges.get(hid)
+            if here is None:
+                edges[hid] = here = set()
+            here.add(e)
+            nid = opened[e]
+            if nid is not None:
+                there = edges.get(nid)
+                if there is None:
+                    edges[nid] = there = set()
+                there.add(_OPPOSITE[e])
+        missing.discard(ref)
+        if not missing:
+            raise _Complete
+
+    def walk_node(ref: NodeRef, converging: bool) -> None:
+        vnodes.add(ref)
+        hid, node = ref
+        for p in rows[hid][0].node_paths[node]:
+            if (hid, p) not in vpaths:
+                walk_path(hid, p, -1, None, converging, ref, converging)
+        if converging:
+            vnodes.discard(ref)
+
+    def walk_path(hid: HexId, p: int, skip: int, jskip: NodeRef | None, converging: bool,
+                  origin: NodeRef, origin_converging: bool) -> None:
+        geo, table, opened, links, passers = rows[hid]
+        xt = _xtable(geo)
+        if table[p][3]:
+            return  # a terminal junction stub is never walked
+        junction = xt.junctions[p]
+        jref = (hid, junction[0]) if junction else None
+        if jref is not None and jcount.get(jref, 0) > 1:
+            return
+        path_edges = xt.edges[p]
+        for e in path_edges:
+            if counter.get((hid, e)):
+                return
+        pref = (hid, p)
+        vpaths.add(pref)
+        if jref is not None:
+            jcount[jref] = jcount.get(jref, 0) + 1
+        if pref not in paths:
+            record(hid, p, xt, opened)
+        if not table[p][2]:
+            for m in xt.nodes[p]:
+                ref = (hid, m)
+                if ref == origin or ref in vnodes:
+                    continue
+                kind = geo.kinds[m]
+                if kind is NodeKind.OFFBOARD:
+                    continue
+                if kind is NodeKind.CITY:
+                    allowed = passers[m]
+                    if allowed is not None and corp not in allowed:
+                        continue
+                walk_node(ref, origin_converging or converging)
+        if jref is not None and jref != jskip:
+            for q in geo.node_paths[jref[1]]:
+                if (hid, q) not in vpaths:
+                    walk_path(hid, q, -1, jref, converging, origin, origin_converging)
+        for e in path_edges:
+            if e == skip:
+                continue
+            nid = opened[e]
+            if nid is None:
+                continue
+            key = (hid, e)
+            counter[key] = counter.get(key, 0) + 1
+            back = _OPPOSITE[e]
+            onward = converging or xt.converging[e]
+            for _nid, q in links[e]:
+                if (nid, q) not in vpaths:
+                    walk_path(nid, q, back, None, onward, origin, origin_converging)
+            counter[key] -= 1
+        if converging:
+            vpaths.discard(pref)
+        if jref is not None:
+            jcount[jref] -= 1
+
+    if sys.getrecursionlimit() < 20_000:
+        sys.setrecursionlimit(20_000)
+    try:
+        walk_node(start, False)
+    except _Complete:
+        pass
+    return total[0]
+
+
 @dataclass(slots=True)
 class _Walk:
     """What one walk reached."""
@@ -402,6 +611,45 @@ def _table(geo: Geometry) -> tuple[PathRow, ...]:
             rows.append((a, b, terminal, terminal and junction))
         found = tuple(rows)
         _TABLES[geo] = found
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _XRow:
+    """A tile's paths as the exact walk reads them (built once per geometry)."""
+
+    edges: tuple[tuple[int, ...], ...]
+    """Per path, its edges in end order."""
+    nodes: tuple[tuple[int, ...], ...]
+    """Per path, its nodes other than junctions, in end order."""
+    junctions: tuple[tuple[int, ...], ...]
+    """Per path, its junction node (at most one)."""
+    converging: tuple[bool, ...]
+    """Per edge 0-5, more than one path leaves by it (18xx ``converging_exit?``)."""
+    converges: bool
+    """Some edge is a converging exit."""
+
+
+_XTABLES: dict[Geometry, _XRow] = {}
+
+
+def _xtable(geo: Geometry) -> _XRow:
+    """The exact walk's view of a tile's paths (cached per geometry)."""
+    found = _XTABLES.get(geo)
+    if found is None:
+        junction = NodeKind.JUNCTION
+        found = _XRow(
+            edges=tuple(tuple(x for x in ends if x < NODE) for ends in geo.ends),
+            nodes=tuple(tuple(x - NODE for x in ends
+                              if x >= NODE and geo.kinds[x - NODE] is not junction)
+                        for ends in geo.ends),
+            junctions=tuple(tuple(x - NODE for x in ends
+                                  if x >= NODE and geo.kinds[x - NODE] is junction)
+                            for ends in geo.ends),
+            converging=tuple(len(geo.edge_paths[e]) > 1 for e in range(6)),
+            converges=any(len(geo.edge_paths[e]) > 1 for e in range(6)),
+        )
+        _XTABLES[geo] = found
     return found
 
 

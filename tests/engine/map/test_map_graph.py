@@ -170,3 +170,49 @@ def test_whole_hex_reservation_keeps_a_slot() -> None:
     assert tokenable_cities(b, "HOME") == []  # not connected: no token yet
     b.lay_tile("B4", "14-0", 0)
     assert tokenable_cities(b, "A") == [("B4", 0)]
+
+
+def loop_board() -> Board:
+    """D25: A's token in C3 runs south into C5, whose tile forks at its south side
+    (paths 3-0 and 5-0: a converging exit), on to the city in C7, which a loop
+    through B6 and B8 leaves and re-enters.  The city in D6 lies on the fork's
+    other branch: only a route that comes back north over the C5/C7 hexside
+    after the loop would reach it."""
+    hexes = white_block("ABCDE", range(1, 12))
+    for h in ("C3", "C7", "D6"):
+        hexes[h] = ("white", "city=revenue:0")
+    custom = {
+        "T": ("yellow", "city=revenue:0;path=a:0,b:_0", 1),
+        "Y": ("yellow", "path=a:3,b:0;path=a:5,b:0", 1),
+        "N": ("yellow", "city=revenue:0,slots:2;path=a:3,b:_0;path=a:1,b:_0;path=a:2,b:_0", 1),
+        "X": ("yellow", "city=revenue:0;path=a:2,b:_0", 1),
+        "L1": ("yellow", "path=a:5,b:0", 1),
+        "L2": ("yellow", "path=a:3,b:4", 1),
+    }
+    b = board(hexes, manifest({}, custom))
+    for h, t in (("C3", "T-0"), ("C5", "Y-0"), ("C7", "N-0"), ("D6", "X-0"),
+                 ("B6", "L1-0"), ("B8", "L2-0")):
+        b.lay_tile(h, t, 0)
+    b.place_token("C3", 0, "A")
+    return b
+
+
+def test_a_walk_never_crosses_a_hexside_twice() -> None:
+    b = loop_board()
+    reach = graph_for(b).reach("A")
+    # the loop through C7, B6 and B8 is reached; the fork's other branch is not
+    assert {"C3", "C5", "C7", "B6", "B8"} == reach.hexes
+    assert ("C5", 0) in reach.paths and ("C5", 1) not in reach.paths
+    assert ("D6", 0) not in reach.nodes
+    assert reach.connected_edges("D6") is None
+    assert tokenable_cities(b, "A") == [("C7", 0)]
+    assert not graph_for(b).token_walk_reaches("A", 3)
+    assert graph_for(b).reach_from_each_token("A") == [frozenset({("C3", 0), ("C7", 0)})]
+    # from C7 itself the route north takes either branch of the fork
+    b.place_token("C7", 0, "B")
+    reach_b = graph_for(b).reach("B")
+    assert ("D6", 0) in reach_b.nodes and ("C3", 0) in reach_b.nodes
+    assert graph_for(b).token_walk_reaches("B", 3)
+    # once A has a token in C7 as well, that token's walk reaches D6
+    b.place_token("C7", 0, "A")
+    assert ("D6", 0) in graph_for(b).reach("A").nodes
