@@ -30,9 +30,11 @@ from desk18xx.ui.models.choices import TurnInfo
 from desk18xx.ui.models.routes import (
     TrainRoute,
     can_build,
+    earnings,
     estimate,
     find_chain,
     is_stop,
+    mail_subsidy,
     price,
     runs_local,
     stop_node,
@@ -430,7 +432,8 @@ class MapController(QObject):
             stops = [self._stop_point(game, r, i, size) for i in range(len(r.stops))]
             drawn.append((pts, f"{r.name}: ${rev}" if rev else r.name, stops))
         if exact is not None and any(r.built for r in self._routes):
-            lines.append(f"Revenue ${sum(exact)}")
+            subsidy = mail_subsidy(game, self._info.entity, self._routes)
+            lines.append(f"Revenue {earnings(sum(exact), subsidy)}")
         elif problem:
             lines.append(f"Not a legal run: {problem}")
         else:
@@ -461,7 +464,8 @@ class MapController(QObject):
         self._routes = proposal.routes
         self._current_train = 0
         self._update_routes()
-        self.status.emit(f"Best routes: ${proposal.revenue}" + (
+        subsidy = mail_subsidy(self._session.game, proposal.corp, self._routes)
+        self.status.emit(f"Best routes: {earnings(proposal.revenue, subsidy)}" + (
             "" if proposal.complete else " (search cancelled: the best found so far)"))
 
     @staticmethod

@@ -202,6 +202,28 @@ def price(game: Game, corp: str, routes: list[TrainRoute]) -> tuple[list[int] | 
         return None, str(exc)
 
 
+def mail_subsidy(game: Game, corp: str, routes: list[TrainRoute]) -> int:
+    """What the engine pays ``corp`` besides the revenue for the built routes (1822CA
+    mail contracts, ``G1822CA.mail_subsidy``); 0 for other titles or an illegal run."""
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.engine.optimizer import engine_subsidy
+
+    built = [r.to_route() for r in routes if r.built]
+    if not built:
+        return 0
+    try:
+        return engine_subsidy(game, corp, built)
+    except (IllegalAction, KeyError, ValueError, AssertionError):
+        return 0
+
+
+def earnings(revenue: int, subsidy: int) -> str:
+    """``$revenue``, with the mail subsidy and the sum when there is one."""
+    if not subsidy:
+        return f"${revenue}"
+    return f"${revenue} + ${subsidy} mail = ${revenue + subsidy}"
+
+
 def runs_local(game: Game, corp: str, route: TrainRoute) -> bool:
     """True when the engine accepts the one stop of ``route`` as a run of its own."""
     from desk18xx.engine.errors import IllegalAction
