@@ -258,6 +258,8 @@ class ActionPanel(QWidget):
         if "run_routes" in info.map_types:
             hints.append("Click stops on the map to build each train's route, then run.")
         self.hint.setText(" ".join(hints))
+        self.hint.setVisible(bool(hints))  # empty lines take no room from the choices
+        self.error.setVisible(False)
         self._build_choices(info.choices)
 
     def show_facts(self, lines: Sequence[str]) -> None:
@@ -268,6 +270,7 @@ class ActionPanel(QWidget):
     def show_error(self, reason: str) -> None:
         """Show the engine's refusal."""
         self.error.setText(f"Not allowed: {reason}")
+        self.error.setVisible(True)
 
     def choice_labels(self) -> list[str]:
         """Labels of the choice buttons now shown."""

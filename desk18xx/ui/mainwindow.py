@@ -206,7 +206,7 @@ class MainWindow(QMainWindow):
         market = self._dock("market", "Stock market", self.market, bottom)
         self.splitDockWidget(players, companies, Qt.Orientation.Horizontal)
         self.splitDockWidget(companies, market, Qt.Orientation.Horizontal)
-        bank = self._dock("bank", "Bank, trains, phase", _table(self.bank_model), left)
+        bank = self._dock("bank", "Bank, trains", _table(self.bank_model), left)
         privates = QWidget()
         from PySide6.QtWidgets import QVBoxLayout
 
@@ -214,8 +214,8 @@ class MainWindow(QMainWindow):
         pl.setContentsMargins(0, 0, 0, 0)
         pl.addWidget(self.auction_label)
         pl.addWidget(_table(self.privates_model), 1)
-        auction = self._dock("auction", "Privates and auctions", privates, left)
-        tiles = self._dock("tiles", "Tile manifest", _table(self.tiles_model), left)
+        auction = self._dock("auction", "Privates", privates, left)
+        tiles = self._dock("tiles", "Tiles", _table(self.tiles_model), left)
         self.bid_boxes = BidBoxesWidget(self.session)
         boxes = self._dock("bidboxes", "Bid boxes", self.bid_boxes, left)
         self.tabifyDockWidget(bank, auction)
@@ -539,6 +539,7 @@ class MainWindow(QMainWindow):
             self.action_panel.hint.setText("\n".join(
                 f"{i}. {p.name}: {_money(game.player_value(p.id))}"
                 for i, p in enumerate(ranked, 1)))
+            self.action_panel.hint.setVisible(True)
         self.refreshed.emit(time.perf_counter() - start)
         if game.finished and not self._was_finished and count and self.isVisible():
             self.show_game_end()

@@ -63,6 +63,10 @@ def test_every_player_is_in_sight_at_1280x800(qtbot, title: str, players: int) -
         boxes = win.bid_boxes
         assert boxes.isVisible()
         assert _rows_in_sight(boxes.bidders_view) == players
+        panel = win.action_panel  # every bid box and the pass button, without scrolling
+        for label in panel.choice_labels():
+            button = panel.button(label)
+            assert button.visibleRegion().boundingRect().height() == button.height(), label
     assert win.map_view.width() >= 500 and win.map_view.height() >= 450
 
 
