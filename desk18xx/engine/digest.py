@@ -26,7 +26,7 @@ from desk18xx.engine.game import Game
 
 _SKIP: Final = frozenset({
     "setup", "players", "cash", "companies", "corps", "shares", "trains", "depot", "phases",
-    "phase_index", "market", "board", "round", "log", "actions_applied", "config",
+    "phase_index", "market", "board", "round", "log", "actions_applied", "entries", "config",
 })
 """Game attributes summarised explicitly, static, or history (not position)."""
 

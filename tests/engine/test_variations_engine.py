@@ -83,6 +83,7 @@ def test_digest_summary_is_plain_and_leaves_history_out() -> None:
     before = state_digest(game)
     game.log.append("text")
     game.actions_applied += 3
+    game.entries += 3  # log entries counted (messages too): history, not position
     assert state_digest(game) == before
     game.cash["bank"] -= 1
     assert state_digest(game) != before
