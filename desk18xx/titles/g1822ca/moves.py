@@ -206,6 +206,8 @@ def _stock(game: G1822CA, step: BuySellParShares, player: str,
            rng: random.Random) -> list[Action]:
     out: list[Action] = []
     legal = step.legal(game, player)
+    if step.must_sell(game, player):
+        return _forced_sales(game, step, player)
     if PayoffPlayerDebt in legal:
         out.append(PayoffPlayerDebt(entity=player))
     if Bid in legal:
@@ -236,6 +238,23 @@ def _stock(game: G1822CA, step: BuySellParShares, player: str,
                 if shares and game.cash[player] - game.boxes.committed_cash(player) \
                         >= game.price(corp):
                     out.append(BuyShares(entity=player, shares=(shares[0].id,), percent=10))
+    return out
+
+
+def _forced_sales(game: G1822CA, step: BuySellParShares, player: str) -> list[Action]:
+    """Over the certificate limit only a sale is legal (RB 4.2.6): one certificate of
+    each company that may be sold, the director's certificate only when nothing else
+    of that company is held."""
+    out: list[Action] = []
+    for corp in sorted({s.corp for s in game.shares.values() if s.owner == player}):
+        if not game.is_major(corp) or corp in step.sold_now:
+            continue
+        held = game.shares_of(player, corp)
+        plain = [s for s in held if not s.president]
+        cert = (plain or held)[0]
+        sale = SellShares(entity=player, shares=(cert.id,), percent=cert.percent)
+        if game.why_illegal(sale) is None:
+            out.append(sale)
     return out
 
 

@@ -109,3 +109,33 @@ def test_no_second_lay_is_offered_on_a_hex_laid_this_turn() -> None:
     result = play_one("1822CA-ERS", 4111, None, ())
     assert result.error is None, result.error
     assert result.finished and result.actions > 302
+
+
+def test_random_play_sells_when_over_the_certificate_limit() -> None:
+    # RB 4.2.6 / 18xx must_sell?: only a sale is legal; random play used to offer
+    # nothing there (1822CA-ERS 5 players seed 113 stopped at action 745)
+    import random
+
+    from desk18xx.engine.game import GameSetup
+    from desk18xx.titles import find_title
+    from desk18xx.titles.g1822ca.game import G1822CA
+
+    title = find_title("1822CA")
+    game = title.new_game(GameSetup(
+        title.id, tuple((str(i), f"Player {i}") for i in range(1, 5)), 7,
+        ("compat_18xxgames",)))
+    assert isinstance(game, G1822CA)
+    player = game.legal_actions().entity
+    assert player is not None
+    cell = next(c for c in game.market.cells.values() if c.price == 100)
+    game.market.place("GT", cell.coord)
+    game.corps["GT"].ipoed = game.corps["GT"].floated = True
+    game.operating_history["GT"] = 1
+    for sid in ("GT_0", "GT_1", "GT_2"):
+        game.shares[sid].owner = player
+    game.cert_limit = game.num_certs(player) - 1
+    moves = game.legal_moves(random.Random(0))
+    assert moves and all(m.type == "sell_shares" for m in moves)
+    assert [m.to_dict()["shares"] for m in moves] == [["GT_1"]]
+    game.process(moves[0])
+    assert game.num_certs(player) == game.cert_limit
