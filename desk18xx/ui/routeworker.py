@@ -8,6 +8,10 @@ best routes so far (``complete`` False).  Every state change of the session
 makes a running search stale: it is cancelled and its answer dropped, never
 shown for a position it was not computed for.  :class:`RouteSearchBar` is the
 progress line with its Cancel button.
+
+:class:`TaskRunner` does the same for any search the caller writes as a task
+(the study sandbox: a company's best routes before and after a tile tried):
+one at a time, progress, cancel, and an answer for a dropped task thrown away.
 """
 
 from __future__ import annotations
@@ -17,7 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, SignalInstance
+from PySide6.QtCore import (
+    QCoreApplication,
+    QObject,
+    QRunnable,
+    QThreadPool,
+    Signal,
+    SignalInstance,
+)
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from desk18xx.engine.game import Game
@@ -32,6 +43,21 @@ def default_search(game: Game, corp: str, cancel: Callable[[], bool],
                    progress: Callable[[float, int], None]) -> tuple[list[TrainRoute], int, bool]:
     """The route optimizer (:func:`desk18xx.ui.models.routes.best`)."""
     return best(game, corp, cancel=cancel, progress=progress)
+
+
+Task = Callable[[Callable[[], bool], Callable[[float, int], None]], object]
+"""``task(cancel, progress) -> answer``, run in the worker thread: it polls ``cancel``
+(True: return the best so far) and calls ``progress(fraction, best so far)``."""
+
+
+class Searching(Protocol):
+    """What :class:`RouteSearchBar` shows: a :class:`RouteSearch` or a :class:`TaskRunner`."""
+
+    started: SignalInstance
+    progress: SignalInstance
+    stopped: SignalInstance
+
+    def cancel(self) -> None: ...
 
 
 class SessionLike(Protocol):
@@ -211,10 +237,153 @@ class RouteSearch(QObject):
         self.stopped.emit()
 
 
+class _TaskJob(QRunnable):
+    def __init__(self, number: int, task: Task, relay: _Relay) -> None:
+        super().__init__()
+        self.setAutoDelete(False)  # Python owns it (TaskRunner._alive) until it reports
+        self.number = number
+        self.task = task
+        self.relay = relay
+        self.cancelled = threading.Event()
+        self._last = -1
+
+    def _progress(self, fraction: float, best: int) -> None:
+        percent = int(fraction * 100)
+        if percent != self._last:
+            self._last = percent
+            self.relay.progress.emit(self.number, fraction, best)
+
+    def run(self) -> None:
+        try:
+            answer = self.task(self.cancelled.is_set, self._progress)
+        except Exception as exc:  # noqa: BLE001 - reported to the player, never raised in Qt
+            self.relay.failed.emit(self.number, f"{type(exc).__name__}: {exc}")
+            return
+        self.relay.done.emit(self.number, answer)
+
+
+class TaskRunner(QObject):
+    """One background search at a time, off the GUI thread (the study sandbox's).
+
+    Starting a task, or :meth:`drop`, makes the running one stale: it is cancelled
+    and its answer thrown away.
+
+    Signals:
+        started(str): a task began (what it searches, for the progress line).
+        progress(int, int): percent done and the best found so far.
+        finished(object, object): the task's tag and its answer.
+        failed(str): the task raised.
+        dropped(): an answer came back for a dropped task and was thrown away.
+        stopped(): no task is running any more (just before finished; after failed
+            or a drop).
+    """
+
+    #: A task began: what it searches.
+    started = Signal(str)
+    #: Percent done, best so far.
+    progress = Signal(int, int)
+    #: (tag, answer) of the task running now.
+    finished = Signal(object, object)
+    #: The task failed; the reason.
+    failed = Signal(str)
+    #: A stale answer was thrown away.
+    dropped = Signal()
+    #: No task runs any more.
+    stopped = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._relay = _Relay(self)
+        self._job: _TaskJob | None = None
+        self._tag: object = None
+        self._alive: dict[int, _TaskJob] = {}
+        """Every job not yet reported back (kept alive while its thread runs)."""
+        self._numbers = 0
+        self._relay.progress.connect(self._on_progress)
+        self._relay.done.connect(self._on_done)
+        self._relay.failed.connect(self._on_failed)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+
+    @property
+    def running(self) -> bool:
+        """A task is under way (and not dropped)."""
+        return self._job is not None
+
+    @property
+    def tag(self) -> object:
+        """The tag of the running task (None when none runs)."""
+        return self._tag if self._job is not None else None
+
+    def start(self, label: str, task: Task, tag: object = None) -> None:
+        """Run ``task`` in the worker thread (any running task is dropped).
+
+        Args:
+            label: what it searches (``started``; e.g. the company).
+            task: the search; it must not touch objects the GUI thread changes.
+            tag: handed back with the answer (``finished``).
+        """
+        self.drop()
+        self._numbers += 1
+        self._job = _TaskJob(self._numbers, task, self._relay)
+        self._tag = tag
+        self._alive[self._numbers] = self._job
+        self._pool.start(self._job)
+        self.started.emit(label)
+
+    def cancel(self) -> None:
+        """Stop the task: it returns its best so far (``finished`` still comes)."""
+        if self._job is not None:
+            self._job.cancelled.set()
+
+    def drop(self) -> None:
+        """Forget the running task; its answer will be thrown away."""
+        if self._job is not None:
+            self._job.cancelled.set()
+            self._job = None
+            self._tag = None
+            self.stopped.emit()
+
+    def shutdown(self, msecs: int = 5000) -> None:
+        """Drop the task and wait for the worker (before the application quits)."""
+        self.drop()
+        self._pool.waitForDone(msecs)
+
+    def _current(self, number: int) -> _TaskJob | None:
+        job = self._job
+        return job if job is not None and job.number == number else None
+
+    def _on_progress(self, number: int, fraction: float, best: int) -> None:
+        if self._current(number) is not None:
+            self.progress.emit(int(fraction * 100), best)
+
+    def _on_done(self, number: int, answer: object) -> None:
+        self._alive.pop(number, None)
+        if self._current(number) is None:
+            self.dropped.emit()
+            return
+        tag = self._tag
+        self._job, self._tag = None, None
+        self.stopped.emit()  # first: a slot of ``finished`` may start the next task
+        self.finished.emit(tag, answer)
+
+    def _on_failed(self, number: int, reason: str) -> None:
+        self._alive.pop(number, None)
+        if self._current(number) is None:
+            self.dropped.emit()
+            return
+        self._job, self._tag = None, None
+        self.failed.emit(reason)
+        self.stopped.emit()
+
+
 class RouteSearchBar(QWidget):
     """"Finding the best routes …" with a progress bar and a Cancel button."""
 
-    def __init__(self, search: RouteSearch, parent: QWidget | None = None) -> None:
+    def __init__(self, search: Searching, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._search = search
         self.label = QLabel("Finding the best routes…")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -9,7 +12,9 @@ from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from desk18xx.engine.digest import state_digest
-from desk18xx.engine.sandbox import best_routes_of
+from desk18xx.engine.game import Game
+from desk18xx.engine.sandbox import RouteSummary, SandboxTrial, best_routes_of
+from desk18xx.ui.docks import sandbox as sandbox_dock
 from desk18xx.ui.docks.sandbox import SANDBOX_COLOR, SandboxDock
 from desk18xx.ui.mainwindow import MainWindow
 from desk18xx.ui.models.tracks import TrackOptions
@@ -43,6 +48,16 @@ def _open(window: MainWindow, corp: str) -> SandboxDock:
     return dock
 
 
+def _try(qtbot: QtBot, dock: SandboxDock) -> SandboxTrial:
+    """Try the previewed lay; the trial once its routes came from the worker."""
+    with qtbot.waitSignal(dock.trial_ready, timeout=60000) as got:
+        assert dock.try_lay()
+        assert dock.pending is not None and dock.trial is None  # searching meanwhile
+    trial = got.args[0]
+    assert isinstance(trial, SandboxTrial) and dock.trial is trial and dock.pending is None
+    return trial
+
+
 def _lay(dock: SandboxDock, hex_id: str, tile: str, rotation: int) -> None:
     dock.view.hex_clicked.emit(hex_id)  # a click on the map
     assert dock.selected_hex == hex_id
@@ -56,7 +71,7 @@ def _lay(dock: SandboxDock, hex_id: str, tile: str, rotation: int) -> None:
 
 
 def test_a_tile_tried_for_a_company_off_turn_shows_its_routes_then_is_discarded(
-        window: MainWindow) -> None:
+        window: MainWindow, qtbot: QtBot) -> None:
     session = window.session
     main = session.tree.main_line()
     session.go_to(main[300])
@@ -68,12 +83,12 @@ def test_a_tile_tried_for_a_company_off_turn_shows_its_routes_then_is_discarded(
     assert expected and window.map_view.highlighted() == expected
     assert "M11" in expected
     before = best_routes_of(game, "PM").revenue
-    assert f"${before}" in dock.result.text()
+    qtbot.waitUntil(lambda: f"${before}" in dock.result.text(), timeout=60000)
     # the map's own controller ignores clicks meanwhile: nothing is submitted
     _lay(dock, "M11", "8", 5)
     assert window.map_view.previewing
-    trial = dock.try_lay()
-    assert trial is not None and trial.before.revenue == before
+    trial = _try(qtbot, dock)
+    assert trial.before.revenue == before
     assert trial.after.revenue == best_routes_of(trial.game, "PM").revenue
     assert trial.gain > 0 and f"{trial.gain:+d}" in dock.result.text()
     assert not trial.on_turn and not dock.keep_button.isEnabled()
@@ -91,7 +106,7 @@ def test_a_tile_tried_for_a_company_off_turn_shows_its_routes_then_is_discarded(
 
 
 def test_a_tile_tried_on_the_companys_own_turn_can_be_kept_as_a_branch(
-        window: MainWindow) -> None:
+        window: MainWindow, qtbot: QtBot) -> None:
     session = window.session
     main = session.tree.main_line()
     index = next(i for i in range(300, len(main)) if main[i].type == "lay_tile"
@@ -101,8 +116,8 @@ def test_a_tile_tried_on_the_companys_own_turn_can_be_kept_as_a_branch(
     session.go_to(main[index - 1])
     dock = _open(window, corp)
     _lay(dock, hex_id, str(recorded["tile"]).rpartition("-")[0], int(recorded["rotation"]))
-    trial = dock.try_lay()
-    assert trial is not None and trial.on_turn and dock.keep_button.isEnabled()
+    trial = _try(qtbot, dock)
+    assert trial.on_turn and dock.keep_button.isEnabled()
     dock.keep_button.click()
     assert not dock.active
     assert len(session.actions()) == index + 1
@@ -114,15 +129,101 @@ def test_a_tile_tried_on_the_companys_own_turn_can_be_kept_as_a_branch(
         str(recorded["tile"]).rpartition("-")[0]
 
 
-def test_moving_in_the_study_starts_the_sandbox_again(window: MainWindow) -> None:
+def test_moving_in_the_study_starts_the_sandbox_again(window: MainWindow, qtbot: QtBot) -> None:
     session = window.session
     main = session.tree.main_line()
     session.go_to(main[300])
     dock = _open(window, "PM")
     _lay(dock, "M11", "8", 5)
-    assert dock.try_lay() is not None
+    _try(qtbot, dock)
     session.go_to(main[250])
     assert dock.active and dock.trial is None and dock.corp == "PM"
     assert window.map_view.highlighted() == TrackOptions(session.game, "PM").hexes()
     assert dock.base is not None and state_digest(dock.base) == state_digest(session.game)
     assert SANDBOX_COLOR.startswith("#")
+
+
+class _SlowSearch:
+    """A stand-in for the route optimizer: notes its thread, reports $70 so far, then
+    waits for ``release`` or a cancel; the n-th call earns $100 + n."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.threads: list[threading.Thread] = []
+
+    def __call__(self, game: Game, corp: str, *, cancel: Callable[[], bool] | None = None,
+                 progress: Callable[[float, int], None] | None = None) -> RouteSummary:
+        n = len(self.threads)
+        self.threads.append(threading.current_thread())
+        if progress is not None:
+            progress(0.5, 70)
+        deadline = time.monotonic() + 20
+        while not self.release.is_set() and not (cancel is not None and cancel()) \
+                and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return RouteSummary(100 + n, complete=self.release.is_set())
+
+
+@pytest.fixture
+def slow(monkeypatch: pytest.MonkeyPatch) -> Iterator[_SlowSearch]:
+    search = _SlowSearch()
+    monkeypatch.setattr(sandbox_dock, "best_routes_of", search)
+    yield search
+    search.release.set()
+
+
+def test_the_routes_are_searched_off_the_gui_thread_and_cancel_keeps_the_best_so_far(
+        window: MainWindow, qtbot: QtBot, slow: _SlowSearch) -> None:
+    session = window.session
+    session.go_to(session.tree.main_line()[300])
+    dock = _open(window, "PM")  # returns at once: the search runs in the worker
+    assert dock.runner.running and "finding the best routes" in dock.result.text()
+    assert not dock.search_bar.isHidden()
+    qtbot.waitUntil(lambda: "$70 so far" in dock.search_bar.label.text(), timeout=10000)
+    slow.release.set()
+    qtbot.waitUntil(lambda: dock.before("PM") is not None, timeout=10000)
+    before = dock.before("PM")
+    assert before is not None and before.revenue == 100 + len(slow.threads) - 1  # the last call
+    assert f"PM now: ${before.revenue} " in dock.result.text()
+    assert dock.search_bar.isHidden() and not dock.runner.running
+    slow.release.clear()
+    _lay(dock, "M11", "8", 5)
+    with qtbot.waitSignal(dock.trial_ready, timeout=10000) as got:
+        assert dock.try_lay()
+        assert dock.pending is not None and not dock.try_button.isEnabled()
+        qtbot.waitUntil(lambda: "$70 so far" in dock.search_bar.label.text(), timeout=10000)
+        dock.search_bar.cancel_button.click()  # the best routes found so far
+    trial: SandboxTrial = got.args[0]
+    assert trial.before == before and trial.after.revenue == before.revenue + 1  # one search
+    assert not trial.after.complete and "(search stopped early)" in dock.result.text()
+    assert "+1" in dock.result.text()
+    assert all(t is not threading.main_thread() for t in slow.threads)
+
+
+def test_a_search_for_a_position_or_trial_left_meanwhile_is_dropped(
+        window: MainWindow, qtbot: QtBot, slow: _SlowSearch) -> None:
+    session = window.session
+    main = session.tree.main_line()
+    session.go_to(main[300])
+    dock = _open(window, "PM")
+    assert dock.runner.running
+    qtbot.waitUntil(lambda: "$70 so far" in dock.search_bar.label.text(), timeout=10000)
+    at_300 = len(slow.threads)  # PM's search at 300 is the last call so far
+    trials: list[object] = []
+    dock.trial_ready.connect(trials.append)
+    with qtbot.waitSignal(dock.runner.dropped, timeout=10000):
+        session.go_to(main[250])  # the search for position 300 is stale now
+    slow.release.set()
+    qtbot.waitUntil(lambda: dock.before("PM") is not None, timeout=10000)
+    assert dock.before("PM") == RouteSummary(100 + len(slow.threads) - 1)  # 250's search
+    assert dock.before("PM") != RouteSummary(100 + at_300 - 1)  # not 300's answer
+    slow.release.clear()
+    track = dock.track
+    assert track is not None
+    hex_id = track.hexes()[0]
+    name, rotations = sorted(track.legal(hex_id).items())[0]
+    _lay(dock, hex_id, name, rotations[0])
+    with qtbot.waitSignal(dock.runner.dropped, timeout=10000):
+        assert dock.try_lay()
+        dock.discard_button.click()  # dropped before its routes came
+    assert trials == [] and dock.trial is None and dock.pending is None

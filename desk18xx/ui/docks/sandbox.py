@@ -9,13 +9,17 @@ and the dock its revenue before and after. *Discard* drops the trial (nothing
 enters the game or the study); *Keep as a branch* plays it, when it is the
 company's own legal move now. The position is the current node's; moving in
 the study starts again from the new one.
+
+The route searches run in a worker thread (:class:`~desk18xx.ui.routeworker.TaskRunner`)
+with a progress line whose Cancel shows the best routes found so far; a search
+for a position, company or trial left meanwhile is dropped, its answer unused.
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,16 +34,22 @@ from PySide6.QtWidgets import (
 from desk18xx.engine.actions import LayTile
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game
-from desk18xx.engine.sandbox import RouteSummary, SandboxTrial, best_routes_of
+from desk18xx.engine.sandbox import (
+    RouteSummary,
+    SandboxTrial,
+    best_routes_of,
+    is_own_move,
+    lay_for,
+)
 from desk18xx.ui.actionpanel import TileTray
 from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.overlays import hex_centre
 from desk18xx.ui.mapview.view import MapView
+from desk18xx.ui.models.routes import earnings
 from desk18xx.ui.models.tracks import TrackOptions
+from desk18xx.ui.routeworker import RouteSearchBar, TaskRunner
 from desk18xx.ui.studysession import StudySession
 
-#: Longest one route search may take before its best so far is shown.
-SEARCH_SECONDS = 2.0
 #: Outline colour of the hexes the sandbox company may build on.
 SANDBOX_COLOR = "#00a0ff"
 
@@ -49,6 +59,24 @@ def running_companies(game: Game) -> list[str]:
     return [cid for cid, c in game.corps.items() if c.floated and not c.closed]
 
 
+Progress = Callable[[float, int], None]
+
+
+def summary_of(game: Game, corp: str, cancel: Callable[[], bool],
+               progress: Progress) -> RouteSummary:
+    """The company's best routes (run in the worker thread); an optimizer failure
+    comes back as the summary's problem."""
+    try:
+        return best_routes_of(game, corp, cancel=cancel, progress=progress)
+    except Exception as exc:  # noqa: BLE001 - an optimizer failure is shown, not raised
+        return RouteSummary(0, problem=str(exc))
+
+
+def _part(progress: Progress, start: float, share: float) -> Progress:
+    """``progress`` for one of several searches: its fraction mapped into its share."""
+    return lambda fraction, best: progress(start + share * fraction, best)
+
+
 class SandboxDock(QDockWidget):
     """The sandbox's controls; it drives the map while :attr:`active`.
 
@@ -56,7 +84,13 @@ class SandboxDock(QDockWidget):
         study: the study (its current node is the position tried from).
         view: the map.
         controller: the map's own controller (silenced while the sandbox is on).
+
+    Signals:
+        trial_ready(object): the best routes after a tile tried came (a SandboxTrial).
     """
+
+    #: The trial tried, with its routes before and after (a SandboxTrial).
+    trial_ready = Signal(object)
 
     def __init__(self, study: StudySession, view: MapView, controller: MapController,
                  parent: QWidget | None = None) -> None:
@@ -74,7 +108,10 @@ class SandboxDock(QDockWidget):
         self.rotations: tuple[int, ...] = ()
         self.rot_index = 0
         self.trial: SandboxTrial | None = None
+        self.pending: LayTile | None = None
+        """The lay tried whose routes are being searched."""
         self._before: dict[str, RouteSummary] = {}
+        self.runner = TaskRunner(self)
         self.mode_action = QAction("Sand&box: try a tile for any company", self)
         self.mode_action.setCheckable(True)
         self.mode_action.setShortcut(QKeySequence("Ctrl+T"))
@@ -100,6 +137,7 @@ class SandboxDock(QDockWidget):
         self.result = QLabel("", body)
         self.result.setWordWrap(True)
         self.result.setTextFormat(Qt.TextFormat.RichText)
+        self.search_bar = RouteSearchBar(self.runner, body)
         done = QHBoxLayout()
         done.addWidget(self.discard_button)
         done.addWidget(self.keep_button)
@@ -109,6 +147,7 @@ class SandboxDock(QDockWidget):
         layout.addWidget(self.tray)
         layout.addLayout(row)
         layout.addWidget(self.result)
+        layout.addWidget(self.search_bar)
         layout.addLayout(done)
         layout.addStretch(1)
         self.setWidget(body)
@@ -126,6 +165,8 @@ class SandboxDock(QDockWidget):
         self.view.rotate_requested.connect(self.rotate)
         self.view.confirm_requested.connect(self.try_lay)
         self.view.cancel_requested.connect(self.discard)
+        self.runner.finished.connect(self._search_done)
+        self.runner.failed.connect(lambda reason: self.hint.setText(f"No route search: {reason}"))
         if self.study.session is None:  # else the window calls position_changed
             self.study.current_changed.connect(lambda _id: self.position_changed())
 
@@ -144,7 +185,9 @@ class SandboxDock(QDockWidget):
             self.controller.cancel()
             self.position_changed()
         else:
+            self.runner.drop()
             self.trial = None
+            self.pending = None
             self.base = None
             self.track = None
             self.view.set_routes(())
@@ -159,7 +202,9 @@ class SandboxDock(QDockWidget):
         """
         if not self.active:
             return
+        self.runner.drop()
         self.trial = None
+        self.pending = None
         self._before = {}
         self.base = self.study.study.game
         chosen = self.company.currentData()
@@ -173,7 +218,9 @@ class SandboxDock(QDockWidget):
         self._company_changed()
 
     def _company_changed(self) -> None:
+        self.runner.drop()
         self.trial = None
+        self.pending = None
         self.selected_hex = None
         self.rotations = ()
         self.view.clear_preview()
@@ -191,11 +238,22 @@ class SandboxDock(QDockWidget):
         self.track = TrackOptions(base, corp)
         self.view.set_highlights(self.track.hexes(), SANDBOX_COLOR)
         self.tray.set_tiles(self.track.tray(None))
-        before = self.before(corp)
         self.hint.setText(f"Click a hex outlined in blue to lay a tile for {corp}.")
-        self.result.setText(f"{corp} now: {self._summary(before)}")
-        self._draw_routes(base, before)
+        before = self._before.get(corp)
+        if before is not None:
+            self._show_before(corp, before)
+        else:
+            self.result.setText(f"{corp} now: finding the best routes…")
+            game = base.copy()  # the worker's own: nothing else reads or changes it
+            self.runner.start(corp, lambda cancel, progress: summary_of(game, corp, cancel,
+                                                                       progress),
+                              ("before", base, corp))
         self._buttons()
+
+    def _show_before(self, corp: str, before: RouteSummary) -> None:
+        self.result.setText(f"{corp} now: {self._summary(before)}")
+        if self.base is not None:
+            self._draw_routes(self.base, before)
 
     @property
     def corp(self) -> str | None:
@@ -203,17 +261,14 @@ class SandboxDock(QDockWidget):
         data = self.company.currentData()
         return None if data is None else str(data)
 
-    def before(self, corp: str) -> RouteSummary:
-        """The company's best routes in the position tried from (searched once)."""
-        known = self._before.get(corp)
-        if known is None and self.base is not None:
-            known = self._before[corp] = self._search(self.base, corp)
-        return known if known is not None else RouteSummary(0)
+    def before(self, corp: str) -> RouteSummary | None:
+        """The company's best routes in the position tried from, once searched."""
+        return self._before.get(corp)
 
     # -- laying -------------------------------------------------------------------------
     def click_hex(self, hex_id: str) -> None:
         """Choose a hex for the trial tile (the map was clicked)."""
-        if not self.active or self.track is None or self.trial is not None:
+        if not self.active or self.track is None or self.trying:
             return
         if hex_id == self.selected_hex and self.rotations:
             self.rotate(1)
@@ -230,7 +285,7 @@ class SandboxDock(QDockWidget):
 
     def drop_tile(self, hex_id: str, name: str) -> None:
         """A tile was dragged from the sandbox's tray onto the map."""
-        if not self.active or self.track is None or self.trial is not None:
+        if not self.active or self.track is None or self.trying:
             return
         if name not in self.track.legal(hex_id):
             self.hint.setText(f"Tile {name} cannot be laid on {hex_id} by {self.corp}.")
@@ -249,7 +304,7 @@ class SandboxDock(QDockWidget):
 
     def rotate(self, step: int) -> None:
         """Turn the previewed tile to the next legal rotation."""
-        if not self.active or not self.rotations or self.trial is not None:
+        if not self.active or not self.rotations or self.trying:
             return
         self.rot_index = (self.rot_index + step) % len(self.rotations)
         self._show_preview()
@@ -284,22 +339,63 @@ class SandboxDock(QDockWidget):
         return LayTile(entity=corp, entity_type="corporation", hex=self.selected_hex,
                        tile=copy, rotation=self.rotations[self.rot_index])
 
-    def try_lay(self) -> SandboxTrial | None:
-        """Lay the previewed tile on a copy of the position and show the best routes."""
-        lay = self.pending_lay()
-        if not self.active or lay is None or self.trial is not None:
-            return None
-        deadline = time.perf_counter() + 2 * SEARCH_SECONDS
+    @property
+    def trying(self) -> bool:
+        """A trial is shown or its routes are being searched."""
+        return self.trial is not None or self.pending is not None
+
+    def try_lay(self) -> bool:
+        """Lay the previewed tile on a copy of the position and search the company's
+        best routes before and after in the worker thread (:attr:`trial_ready`).
+
+        Returns:
+            True when the search started (the rules allow the lay).
+        """
+        lay, base = self.pending_lay(), self.base
+        if not self.active or lay is None or base is None or self.trying:
+            return False
         try:
-            trial = self.study.study.try_tile_lay(
-                lay, before=self.before(lay.entity),
-                cancel=lambda: time.perf_counter() > deadline)
+            after_game = lay_for(base, lay)
         except IllegalAction as exc:
             self.hint.setText(f"Not allowed: {exc}")
-            return None
-        except Exception as exc:  # noqa: BLE001 - an optimizer failure is shown, not raised
-            self.hint.setText(f"No route search: {exc}")
-            return None
+            return False
+        corp, on_turn = lay.entity, is_own_move(base, lay)
+        before = self._before.get(corp)
+        game = base.copy() if before is None else None  # the worker's own copies
+
+        def task(cancel: Callable[[], bool], progress: Progress
+                 ) -> tuple[RouteSummary, RouteSummary]:
+            was = before
+            if was is None:
+                assert game is not None
+                was = summary_of(game, corp, cancel, _part(progress, 0.0, 0.5))
+                progress = _part(progress, 0.5, 0.5)
+            return was, summary_of(after_game, corp, cancel, progress)
+
+        self.pending = lay
+        self.runner.start(corp, task, ("trial", base, lay, after_game, on_turn))
+        self.hint.setText(f"Finding {corp}'s best routes with tile {lay.tile} on {lay.hex}… "
+                          "(Cancel: the best found so far)")
+        self._buttons()
+        return True
+
+    def _search_done(self, tag: object, answer: object) -> None:
+        """A search of the worker came back (searches left meanwhile were dropped)."""
+        match tag:
+            case ("before", base, str(corp)) if base is self.base \
+                    and isinstance(answer, RouteSummary):
+                self._before[corp] = answer
+                if corp == self.corp and not self.trying:
+                    self._show_before(corp, answer)
+            case ("trial", base, LayTile() as lay, Game() as after_game, bool(on_turn)) \
+                    if base is self.base and lay == self.pending and isinstance(answer, tuple):
+                before, after = answer
+                self._before.setdefault(lay.entity, before)
+                self.pending = None
+                self._show_trial(SandboxTrial(lay, after_game, before, after, on_turn))
+
+    def _show_trial(self, trial: SandboxTrial) -> None:
+        lay = trial.lay
         self.trial = trial
         self.view.clear_preview()
         self.controller.show_history(trial.game)
@@ -317,13 +413,16 @@ class SandboxDock(QDockWidget):
                           if trial.on_turn else
                           f"Not {lay.entity}'s turn to lay track now: discard it (Esc).")
         self._buttons()
-        return trial
+        self.trial_ready.emit(trial)
 
     def discard(self) -> None:
-        """Drop the trial (nothing is recorded) and try again from the position."""
+        """Drop the trial (nothing is recorded; a search for it is dropped too) and try
+        again from the position."""
         if not self.active:
             return
+        self.runner.drop()
         self.trial = None
+        self.pending = None
         self.selected_hex = None
         self._company_changed()
 
@@ -339,18 +438,11 @@ class SandboxDock(QDockWidget):
         return True
 
     # -- drawing ------------------------------------------------------------------------
-    def _search(self, game: Game, corp: str) -> RouteSummary:
-        deadline = time.perf_counter() + SEARCH_SECONDS
-        try:
-            return best_routes_of(game, corp, cancel=lambda: time.perf_counter() > deadline)
-        except Exception as exc:  # noqa: BLE001 - an optimizer failure is shown, not raised
-            return RouteSummary(0, problem=str(exc))
-
     @staticmethod
     def _summary(routes: RouteSummary) -> str:
         if routes.problem:
             return f"no routes ({routes.problem})"
-        text = f"${routes.revenue} with {len(routes.routes)} route" + (
+        text = f"{earnings(routes.revenue, routes.subsidy)} with {len(routes.routes)} route" + (
             "" if len(routes.routes) == 1 else "s")
         return text + ("" if routes.complete else " (search stopped early)")
 
@@ -373,7 +465,7 @@ class SandboxDock(QDockWidget):
         self.view.set_routes(drawn)
 
     def _buttons(self) -> None:
-        trying = self.trial is not None
+        trying = self.trying
         self.try_button.setEnabled(self.active and not trying and self.pending_lay() is not None)
         self.rotate_button.setEnabled(self.active and not trying and len(self.rotations) > 1)
         self.discard_button.setEnabled(self.active and trying)
@@ -381,4 +473,4 @@ class SandboxDock(QDockWidget):
             self.trial is not None and self.trial.on_turn))
 
 
-__all__ = ["SandboxDock", "running_companies"]
+__all__ = ["SandboxDock", "running_companies", "summary_of"]
