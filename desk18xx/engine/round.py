@@ -249,7 +249,8 @@ class Round:
 
     def _skip_steps(self, game: Game) -> Step | None:
         """:meth:`skip_steps`; returns the step it stopped at when it skipped none and
-        no step overrides ``is_blocking`` (that step is then the active step)."""
+        no non-blocking-type step overrides ``is_blocking`` (that step is then the
+        active step: :meth:`active_step` asks the same steps the same questions)."""
         current = self.entities[self.entity_index] if self.entities else None
         if current is not None and game.is_closed(current):
             return None
@@ -258,7 +259,7 @@ class Round:
             if not step.is_active(game) or not step.blocks:
                 continue
             if step.is_blocking(game):
-                if skipped or any(type(s).is_blocking is not Step.is_blocking
+                if skipped or any(not s.blocks and type(s).is_blocking is not Step.is_blocking
                                   for s in self.steps):
                     return None
                 return step

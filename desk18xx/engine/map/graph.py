@@ -271,10 +271,18 @@ class TrackGraph:
         key = f"{corp}\0{count}"
         found = self._enough.get(key)
         if found is None:
-            self.reach(corp)  # the walks lie within it: its walked hexes cover them
+            # the walks lie within the reach: its walked hexes cover them
+            reach = self.reach(corp)
             tokens = self.token_nodes(corp)
-            found = any(self._walk(corp, [t], frozenset(tokens) - {t}, count) is None
-                        for t in tokens)
+            junction = NodeKind.JUNCTION
+            rows = self._rows
+            stops = sum(1 for h, n in reach.nodes if rows[h][0].kinds[n] is not junction)
+            if stops < count or len(tokens) < 2:
+                # the reach has too few, or it is the one token's own walk
+                found = stops >= count
+            else:
+                found = any(self._walk(corp, [t], frozenset(tokens) - {t}, count) is None
+                            for t in tokens)
             self._enough[key] = found
         return found
 

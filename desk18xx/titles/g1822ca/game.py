@@ -290,12 +290,16 @@ class G1822CA(Game):
     def num_certs(self, pid: str) -> int:
         """Certificates counting against the limit (RB 4.3; yellow-zone shares exempt)."""
         n = 0
+        exempt: dict[str, bool] = {}
         for s in self.shares.values():
             if s.owner != pid:
                 continue
-            if self.is_major(s.corp) and self.price(s.corp) < 50:
-                continue
-            n += 1
+            cid = s.corp
+            skip = exempt.get(cid)
+            if skip is None:
+                skip = exempt[cid] = self.is_major(cid) and self.price(cid) < 50
+            if not skip:
+                n += 1
         for cid, c in self.companies.items():
             if c.owner == pid and not c.closed and cid != "P11":
                 n += 1
@@ -352,12 +356,16 @@ class G1822CA(Game):
     def crowded_corps(self) -> list[str]:
         """Floated companies that must discard a train (:meth:`crowded`), in company order."""
         limits = self.phase.train_limit
+        minor_limit, major_limit = limits["minor"], limits["major"]
+        # with a limit of one or more, a company needs two trains to be crowded
+        single_ok = minor_limit >= 1 and major_limit >= 1
+        minor = CorpKind.MINOR
         out = []
         for cid, corp in self.corps.items():
             ids = corp.trains
-            if not ids or not corp.floated or corp.closed:
+            if not ids or (single_ok and len(ids) < 2) or not corp.floated or corp.closed:
                 continue
-            limit = limits["minor" if corp.kind is CorpKind.MINOR else "major"]
+            limit = minor_limit if corp.kind is minor else major_limit
             if (len(ids) > 1 or limit < 1) and self._over_limit(ids, limit):
                 out.append(cid)
         return out

@@ -187,7 +187,7 @@ class OperatingRound(Round):
         self.start_operating(game)
 
     def after_process(self, game: Game, action: Action) -> None:
-        if self.active_step(game) is not None or game.finished:
+        if self.settled_step(game) is not None or game.finished:
             return
         self.next_entity(game)
 
