@@ -69,6 +69,9 @@ class ProgramActions(QObject):
             "Auto-&buy shares of a corporation until…", self._buy_shares)
         self.merger_pass_action = self._action(
             "Auto-pass my minors in the &merger round", self._merger_pass)
+        self.merger_pass_unless_action = self._action(
+            "Auto-pass my minors in the merger round, unless &someone else acts",
+            lambda p: self._merger_pass(p, unless_others=True))
         self.disable_action = self._action(
             "&Cancel my programmed action", lambda p: ProgramDisable(p, reason="user"))
         self.menu = QMenu("&Programmed actions", window)
@@ -83,7 +86,7 @@ class ProgramActions(QObject):
     def actions(self) -> list[QAction]:
         """The entries, in menu order."""
         return [self.share_pass_action, self.share_pass_always_action, self.buy_action,
-                self.merger_pass_action, self.disable_action]
+                self.merger_pass_action, self.merger_pass_unless_action, self.disable_action]
 
     def install(self, menu: QMenu, before: QAction | None = None) -> None:
         """Add the submenu to `menu` (the Game menu), before `before` if given."""
@@ -101,6 +104,7 @@ class ProgramActions(QObject):
         self.buy_action.setEnabled(playing)
         self.merger_pass_action.setEnabled(playing and game is not None
                                            and game.title_id == "1867")
+        self.merger_pass_unless_action.setEnabled(self.merger_pass_action.isEnabled())
         self.disable_action.setEnabled(game is not None and bool(game.programs_in_force))
 
     def in_force(self) -> dict[str, str]:
@@ -138,8 +142,10 @@ class ProgramActions(QObject):
         self.window.statusBar().showMessage(text)
         return True
 
-    def _merger_pass(self, player: str) -> Action | None:
-        """Pass for every minor `player` owns now (1867 merger rounds)."""
+    def _merger_pass(self, player: str, unless_others: bool = False) -> Action | None:
+        """Pass for every minor `player` owns now (1867 merger rounds); with
+        `unless_others`, the order stops once a minor converted or merged in the round
+        (18xx.games' ``disable_others``)."""
         game = self.session.game
         minors = sorted(c for c, corp in game.corps.items()
                         if corp.kind.value == "minor" and not corp.closed
@@ -148,7 +154,8 @@ class ProgramActions(QObject):
             self.window.statusBar().showMessage(f"{game.name_of(player)} owns no minor")
             return None
         return ProgramMergerPass(player, corporations_by_round=((MERGER_ROUND_NAME,
-                                                                 tuple(minors)),))
+                                                                 tuple(minors)),),
+                                 options=("disable_others",) if unless_others else ())
 
     def _buy_shares(self, player: str) -> Action | None:
         """Buy one share a turn of a started corporation until `player` holds N."""

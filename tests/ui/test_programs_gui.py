@@ -171,3 +171,46 @@ def test_a_buy_order_from_the_menu_buys_at_once_on_the_players_turn(qtbot: Any) 
     assert programs.in_force() == {session.game.name_of(player):
                                    f"Buy {corp} from IPO until {have + 2} shares"}
     window.close()
+
+
+def test_a_merger_pass_unless_someone_else_acts_stops_after_a_conversion(qtbot: Any) -> None:
+    """The "unless someone else acts" entry gives the order with ``disable_others``: a
+    minor converted earlier in this merger round, so at the player's next minor the order
+    stops with 18xx.games' reason instead of passing."""
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.engine.programs import OTHERS_ACTED
+
+    converted = save_from_export(FIXTURES / "1867" / "21268.json")
+    raw = [dict(a) for a in converted.actions]
+    found: list[int] = []
+
+    def note(position: int, _entry: Any, game: Any) -> None:
+        r, minor = game.round, game.legal_actions().entity
+        if not found and r is not None and r.kind is RoundKind.MERGER \
+                and getattr(r, "converts", None) and minor in game.corps:
+            found.append(position)
+
+    replay_log(converted.header, raw, each=note)
+    count = found[0]
+    session = GameSession()
+    session.new_game(game_setup(converted.header), raw[:count])
+    minor = session.game.legal_actions().entity
+    trial = session.game.copy()
+    trial.process(action_from_dict(raw[count]))
+    owner = trial.owner(str(trial.legal_actions().entity))  # whose minor decides next
+    assert owner is not None and owner != session.game.owner(str(minor))
+    window = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(window)
+    programs = ProgramActions(session, window, choose=lambda q, ids, pref: owner)
+    programs.update()
+    assert programs.merger_pass_unless_action.isEnabled()
+    programs.merger_pass_unless_action.trigger()
+    order = session.line.raw[-1]
+    assert order["type"] == "program_merger_pass" and order["options"] == ["disable_others"]
+    assert "unless someone else acts" in programs.in_force()[session.game.name_of(owner)]
+    assert session.submit(action_from_dict(raw[count]))  # the minor deciding now passes
+    assert session.line.raw[-1]["auto_actions"] == [
+        {"type": "program_disable", "entity": int(owner), "entity_type": "player",
+         "reason": OTHERS_ACTED}]
+    assert programs.in_force() == {}
+    window.close()
