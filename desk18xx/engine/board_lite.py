@@ -643,10 +643,21 @@ class Board:
             trial._walk_rows = (self.lays, list(rows[1]))
         trial.lay(hex_id, tile, tile_id, rotation)
         starts = list(dict.fromkeys(trial._token_nodes(corp)))
-        base = _hex_index(self.hexdefs)[hex_id] * 32
+        index = _hex_index(self.hexdefs)
+        base = index[hex_id] * 32
+        wanted = frozenset(base + p for p in paths)
+        # shortcuts with the walk's answer: a new path at a token of ``corp`` is
+        # entered by the first walk from that token (nothing is marked there yet, and
+        # a path marked before was walked); a new path out of every walk's reach
+        # (:func:`_reachable_paths`) is never walked
+        table = trial.placed[hex_id].table
+        tokens = {index[h] * 32 + n for h, n in starts}
+        if any(base + m in tokens for p in paths for m in table.nodes[p]):
+            return True
+        if wanted.isdisjoint(_reachable_paths(trial, corp, starts, wanted)):
+            return False
         try:
-            _search(trial, corp, frozenset(), starts, set(starts), None, 0,
-                    paths=frozenset(base + p for p in paths))
+            _search(trial, corp, frozenset(), starts, set(starts), None, 0, paths=wanted)
         except _Enough:
             return True
         return False
@@ -746,6 +757,56 @@ def _walk_rows(board: Board) -> list[_HexRow]:
     index = _hex_index(board.hexdefs)
     out = [_hex_row(board, hex_id, index) for hex_id in board.hexdefs]
     board._walk_rows = (board.lays, out)
+    return out
+
+
+def _reachable_paths(board: Board, corp: str, starts: list[tuple[str, int]],
+                     wanted: frozenset[int] = frozenset()) -> set[int]:
+    """Every path (``32 * hex + index``) a walk of :func:`_search` from ``starts`` could
+    enter (or those found until one of ``wanted`` is): a plain search over (path,
+    entry edge) states with every move of the walk (a path's nodes unless it is
+    terminal, a node's other paths unless it is a start, an off-board or a city
+    ``corp`` cannot pass; a path's edges but the one it was entered by, into the
+    paths at the facing edge) and none of its per-route limits (visited paths and
+    nodes, hexsides on the route)."""
+    hexes = _walk_rows(board)
+    index = _hex_index(board.hexdefs)
+    tokens = {index[hex_id] * 32 + n for hex_id, n in starts}
+    out: set[int] = set()
+    seen: set[int] = set()
+    stack: list[tuple[int, int, int]] = []
+    for hex_id, n in starts:
+        hi = index[hex_id]
+        stack.extend((hi, p, -1) for p in hexes[hi][1].node_paths[n])
+    while stack:
+        h, p, skip = stack.pop()
+        pid = h * 32 + p
+        state = pid * 8 + skip + 1
+        if state in seen:
+            continue
+        seen.add(state)
+        out.add(pid)
+        if pid in wanted:
+            break
+        _hex_id, table, nbr, slots, kinds = hexes[h]
+        if not table.terminal[p]:
+            for m in table.nodes[p]:
+                kind = kinds[m]
+                if h * 32 + m in tokens or kind == 2:
+                    continue
+                if kind == 1:
+                    held = slots[m]
+                    assert held is not None
+                    if not (corp in held or None in held or NEUTRAL in held):
+                        continue
+                stack.extend((h, q, -1) for q in table.node_paths[m] if q != p)
+        for e in table.edges[p]:
+            if e == skip:
+                continue
+            other = nbr[e]
+            if other >= 0:
+                back = (e + 3) % 6
+                stack.extend((other, q, back) for q in hexes[other][1].edge_paths[back])
     return out
 
 

@@ -239,3 +239,75 @@ def test_random_stops_on_recorded_boards_walk_the_same() -> None:
                 checked += 1
                 stopped += expected[0]
     assert checked > 500 and stopped > 50
+
+
+def _plain_reaches_after_lay(board: Board, corp: str, hex_id: str, tile: Any, tile_id: str,
+                             rotation: int, paths: frozenset[int]) -> bool:
+    """``Board.reaches_after_lay`` without its shortcuts: lay on a copy, walk plainly."""
+    trial = board.copy()
+    trial.lay(hex_id, tile, tile_id, rotation)
+    starts = list(dict.fromkeys(trial._token_nodes(corp)))
+    base = _hex_index(board.hexdefs)[hex_id] * 32
+    try:
+        plain_search(trial, corp, frozenset(), starts, set(starts), None, 0,
+                     paths=frozenset(base + p for p in paths))
+    except _Enough:
+        return True
+    return False
+
+
+def test_new_track_checks_on_recorded_boards_match_the_plain_walk() -> None:
+    # every 9th lay of 21268.json; each company with a token, each hex its network
+    # touches, each upgrade tile and rotation that keeps the old track: the
+    # new-track answer (with its shortcuts) equals the plain walk's
+    import random
+
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.engine.board_lite import keeps_paths, new_track_paths
+    from desk18xx.engine.game import GameSetup
+    from desk18xx.engine.tiledef import COLOR_ORDER, Color
+    from desk18xx.io.import_18xxgames import load_export
+    from desk18xx.titles import find_title
+
+    imported = load_export(FIXTURES / "1867" / "21268.json")
+    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                      imported.seed, tuple(imported.optional_rules) + ("compat_18xxgames",))
+    game = find_title(imported.title).new_game(setup)
+    boards: list[Board] = []
+    for raw in imported.actions:
+        game.process(action_from_dict(raw))
+        assert game.board is not None
+        if game.board.lays % 9 == 0 and (not boards or boards[-1].lays != game.board.lays):
+            boards.append(game.board.copy())
+    rng = random.Random(11)
+    answers: list[bool] = []
+    for board in boards:
+        corps = sorted({s for _h, _c, slots in board._cities() for s in slots
+                        if s is not None and s != NEUTRAL})
+        for corp in corps:
+            _nodes, reached = board.reach(corp)
+            for hex_id in sorted(reached):
+                old = board.placed[hex_id]
+                if old.tile.color in (Color.WHITE, Color.RED, Color.BLUE, Color.GRAY):
+                    continue
+                for name, entry in board.manifest.items():
+                    tile = entry.tile
+                    copy = board.free_copy(name)
+                    if copy is None or tile.color not in COLOR_ORDER or \
+                            COLOR_ORDER.index(tile.color) != COLOR_ORDER.index(old.tile.color) + 1:
+                        continue
+                    for rot in range(6):
+                        if not keeps_paths(old.tile, old.rotation, tile, rot):
+                            continue
+                        gains = new_track_paths(old.tile, old.rotation, tile, rot)
+                        if not gains or rng.random() > 0.03:
+                            continue
+                        try:
+                            expected = _plain_reaches_after_lay(board, corp, hex_id, tile,
+                                                                copy, rot, gains)
+                        except ValueError:
+                            continue
+                        got = board.reaches_after_lay(corp, hex_id, tile, copy, rot, gains)
+                        assert got == expected, (board.lays, corp, hex_id, name, rot)
+                        answers.append(expected)
+    assert len(answers) > 100 and 0 < sum(answers) < len(answers)
