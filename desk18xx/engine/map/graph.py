@@ -11,9 +11,12 @@ Q19/Y27 keep Duluth-Detroit shut until the event removes them and lays the
 DD tiles), neutral tokens never block, ``visit_cost: 99`` keeps a node from
 being a stop (see :mod:`routes`).
 
-The walk is a search over (path, entry end) states rather than 18xx.games'
-enumeration of simple paths: the same hexes, edges, paths and nodes are
-reached on every real map, at a fraction of the cost.  Results are cached
+18xx.games walks depth first, a path and a node once per walk and a hexside
+once per route (``Path#walk``, D25).  Our search over (path, entry end) states
+reaches exactly the same on track without converging exits (an edge two paths
+of a tile share), every 1822CA map included, at a fraction of the cost; where
+a tile has one, the reference's walk is made as well (:meth:`TrackGraph._walk`).
+Results are cached
 per board object and version (:func:`graph_for`).  A new version's graph is
 derived from the previous one: only the hexes that changed (``Board.changed_since``)
 and their neighbours get new rows, and each company's reach is kept unless its
