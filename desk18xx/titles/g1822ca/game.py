@@ -291,10 +291,7 @@ class G1822CA(Game):
         """Certificates counting against the limit (RB 4.3; yellow-zone shares exempt)."""
         n = 0
         exempt: dict[str, bool] = {}
-        for s in self.shares.values():
-            if s.owner != pid:
-                continue
-            cid = s.corp
+        for cid in [s.corp for s in self.shares.values() if s.owner == pid]:
             skip = exempt.get(cid)
             if skip is None:
                 skip = exempt[cid] = self.is_major(cid) and self.price(cid) < 50
@@ -600,6 +597,8 @@ class G1822CA(Game):
         super().process(self._alias(action))
 
     def _alias(self, action: Action) -> Action:
+        if not self.player_alias:
+            return action  # nothing to rename (almost every game)
         autos = tuple(self._alias(a) for a in action.auto_actions)
         entity = action.entity
         if action.entity_type == "player":
