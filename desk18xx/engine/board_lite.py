@@ -845,7 +845,10 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
     side_mark = 2 * node_mark
     scale = side_mark + 6 * len(hexes)
     taken: set[int] = set()
-    recorded: set[int] = set()
+    recorded: dict[int, None] = {}
+    """Paths walked, in order; recorded at once when the walk may stop early,
+    else after it (same order: same ``nodes`` and ``edges``)."""
+    eager = bool(limit) or target is not None or paths is not None
     # memo: the clock tick at which each mark was taken; per (path, entry edge)
     # the blockers of finished converging walks; a blocker hit is
     # ``tick * scale + mark`` (plain ints: no garbage for the collector)
@@ -931,8 +934,9 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
             clock += 1
             stamp[pid] = clock
         if pid not in recorded:
-            recorded.add(pid)
-            record(h, table, p)
+            recorded[pid] = None
+            if eager:
+                record(h, table, p)
         if not table.terminal[p]:
             for m in table.nodes[p]:
                 key = node_mark + h * 32 + m
@@ -985,6 +989,27 @@ def _search(board: Board, corp: str, friends: frozenset[str], starts: list[tuple
                 clock += 1
                 stamp[k] = clock
         walk_node(index[hex_id], node, False, None)
+    if not eager:
+        for pid in recorded:
+            hex_id, table, nbr, _s, _k = hexes[pid >> 5]
+            p = pid & 31
+            for m in table.nodes[p]:
+                nodes.add((hex_id, m))
+            if edges is not None:
+                for e in table.edges[p]:
+                    hit = edges.get(hex_id)
+                    if hit is None:
+                        edges[hex_id] = {e}
+                    else:
+                        hit.add(e)
+                    other = nbr[e]
+                    if other >= 0:
+                        oid = hexes[other][0]
+                        hit = edges.get(oid)
+                        if hit is None:
+                            edges[oid] = {(e + 3) % 6}
+                        else:
+                            hit.add((e + 3) % 6)
 
 
 _MEMO_WIDTH = 8
