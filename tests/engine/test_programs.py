@@ -330,7 +330,8 @@ def merger_round_after_a_conversion() -> tuple[Game, Action, str, tuple[str, ...
         game.process(action)
         r: Any = game.round
         minor = current(game)
-        if r is not None and r.kind is RoundKind.MERGER and r.converts \
+        if r is not None and r.kind is RoundKind.MERGER \
+                and any(game.corps[e].kind is CorpKind.MAJOR for e in r.entities) \
                 and minor in game.corps and Pass in r.legal_for(game, minor):
             following = actions[index + 1]
             assert (following.type, following.entity) == ("pass", minor)

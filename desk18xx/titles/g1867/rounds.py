@@ -158,8 +158,6 @@ class MergerRound(Round):
 
     def __init__(self, game: Game, round_num: int) -> None:
         self.converted: str | None = None
-        self.converts: list[str] = []
-        """Majors formed by a conversion or merger this round (18xx ``converts``)."""
         self.merge_type: str | None = None
         self.dealing_players: list[str] = []
         self.dealing_multiple: list[str] = []

@@ -323,7 +323,11 @@ class MergeStep(Step):
         return self.converting is None and not self.merge_major and self.consent is None
 
     def others_acted(self, game: Game) -> bool:
-        return bool(mround(self).converts)
+        """18xx ``!@round.converts.empty?``: the major a conversion or merger formed
+        takes its minor's place among the round's entities, which start as minors only
+        (derived, so that the state digest of saves stays as it was)."""
+        gm = g(game)
+        return any(gm.is_major(e) for e in mround(self).entities)
 
     def can_convert(self, game: Game, entity: str) -> bool:
         """Card: "Convert a minor priced $100-165" (grid: conversion column only)."""
@@ -473,7 +477,6 @@ class MergeStep(Step):
         if target not in gm.available:
             gm.available.append(target)
         r.converted = target
-        r.converts.append(target)
         r.merge_type = "convert"
         ids = [p.id for p in game.players]
         k = ids.index(owner)
@@ -541,7 +544,6 @@ class MergeStep(Step):
             r.entity_index = r.entities.index(target)
         self.merging = None
         r.converted = target
-        r.converts.append(target)
         r.merge_type = "merge"
         r.dealing_players = players
         r.dealing_multiple = list(players)
