@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap, QStandardItemModel
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
@@ -294,6 +295,8 @@ class ActionPanel(QWidget):
             return  # same form: keep the widgets (and what the player typed)
         self._keys = keys
         old = self._groups
+        focus = QApplication.focusWidget()
+        had_focus = focus is not None and old.isAncestorOf(focus)
         self._groups = QWidget()
         groups_layout = QVBoxLayout(self._groups)
         groups_layout.setContentsMargins(0, 0, 0, 0)
@@ -311,12 +314,38 @@ class ActionPanel(QWidget):
                 groups_layout.addWidget(box)
             layout.addWidget(self._choice_row(choice))
         self._groups.show()
+        self._chain_tab_order()
+        if had_focus:  # a keyboard player goes on from the new choices
+            self.focus_choices()
+
+    def _chain_tab_order(self) -> None:
+        """Tab walks the choices in the order shown (amount field, list, button)."""
+        chain: list[QWidget] = []
+        for label, button in self._buttons.items():
+            chain += [w for w in (self._spins.get(label), self._combos.get(label))
+                      if w is not None]
+            chain.append(button)
+        for first, second in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, second)
+
+    def focus_choices(self) -> bool:
+        """Put the keyboard focus on the first open choice (its amount field first, so
+        arrows change the amount and Tab reaches the button); False if none is open."""
+        for label, button in self._buttons.items():
+            if not button.isEnabled():
+                continue
+            field = self._spins.get(label) or self._combos.get(label)
+            target = field if field is not None and field.isEnabled() else button
+            target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return True
+        return False
 
     def _choice_row(self, choice: Choice) -> QWidget:
         row = QWidget()
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)
         button = QPushButton(choice.label.replace("&", "&&"))
+        button.setAutoDefault(True)  # Enter presses the focused choice, as Space does
         if choice.hint:
             button.setToolTip(choice.hint)
         spin: QSpinBox | None = None

@@ -83,6 +83,7 @@ def _table(model: RowsModel) -> QTableView:
     view.verticalHeader().setVisible(False)
     view.verticalHeader().setDefaultSectionSize(22)
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    view.setTabKeyNavigation(False)  # Tab moves on to the next widget, not the next cell
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.horizontalHeader().setStretchLastSection(True)
     view.setWordWrap(False)
@@ -311,6 +312,13 @@ class MainWindow(QMainWindow):
             view.addAction(a)
         view.addAction(self.follow_action)
         view.addSeparator()
+        self.choices_action = QAction("Go to the &choices", self)
+        self.choices_action.setShortcut(QKeySequence("F6"))
+        self.choices_action.setToolTip("Keyboard focus on the first open choice of the turn "
+                                       "panel: Tab between choices, Space or Enter to act")
+        self.choices_action.triggered.connect(lambda _=False: self.focus_choices())
+        view.addAction(self.choices_action)
+        view.addSeparator()
         reset = QAction("&Reset layout", self)
         reset.triggered.connect(self.reset_layout)
         view.addAction(reset)
@@ -320,6 +328,13 @@ class MainWindow(QMainWindow):
         for study_dock in (self.study_tree, self.compare):
             if study_dock is not None:
                 view.addAction(study_dock.toggleViewAction())
+
+    def focus_choices(self) -> bool:
+        """Show the turn panel and put the keyboard focus on its first open choice."""
+        dock = self.docks["actions"]
+        dock.show()
+        dock.raise_()
+        return self.action_panel.focus_choices()
 
     def _build_study_menu(self) -> None:
         """Study: annotate the current move, compare two positions, export a line."""

@@ -124,3 +124,40 @@ def test_1822ca_first_turn_names_the_l_train_and_the_minors(
         panel.button(labels[0]).click()
     assert session.game.legal_actions().step == "FirstTurnHousekeeping"
     assert "Buy Minor 6 (Alice)'s L" in panel.choice_labels()
+
+
+def test_a_turn_can_be_played_from_the_keyboard(show_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Tab from the map ran into the tables (Tab moved between their cells) and never
+    reached the choice buttons, made after the tables; Enter did not press a button.
+    F6 now puts the focus on the first open choice and it stays in the panel."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QPushButton, QSpinBox, QTableView
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    assert all(not t.tabKeyNavigation() for t in window.findChildren(QTableView))
+    assert window.choices_action.shortcut().toString() == "F6"
+    qtbot.keyClick(window.map_view, Qt.Key.Key_F6)
+    spin = QApplication.focusWidget()
+    assert isinstance(spin, QSpinBox)
+    low = spin.value()
+    qtbot.keyClick(spin, Qt.Key.Key_Up)  # $5 more
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    button = QApplication.focusWidget()
+    assert isinstance(button, QPushButton) and button.text().startswith("Bid on")
+    qtbot.keyClick(button, Qt.Key.Key_Return)
+    bid = session.actions()[-1]
+    assert bid.type == "bid" and bid.entity == "1" and getattr(bid, "price", None) == low + 5
+    focus = QApplication.focusWidget()  # the next player's choices, rebuilt
+    assert focus is not None and window.action_panel.isAncestorOf(focus)
+    for _ in range(4):
+        focus = QApplication.focusWidget()
+        if isinstance(focus, QPushButton) and focus.text().startswith("Pass"):
+            break
+        qtbot.keyClick(focus, Qt.Key.Key_Tab)
+    assert isinstance(focus, QPushButton) and focus.text().startswith("Pass")
+    qtbot.keyClick(focus, Qt.Key.Key_Space)
+    assert session.actions()[-1].type == "pass" and session.actions()[-1].entity == "2"

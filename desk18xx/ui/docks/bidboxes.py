@@ -120,6 +120,7 @@ def _table(model: RowsModel) -> QTableView:
     view.verticalHeader().setVisible(False)
     view.verticalHeader().setDefaultSectionSize(ROW)
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    view.setTabKeyNavigation(False)  # Tab moves on to the next widget, not the next cell
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     view.horizontalHeader().setStretchLastSection(True)
     view.setWordWrap(False)

@@ -57,6 +57,7 @@ class CompareDock(QDockWidget):
         self.table.setHorizontalHeaderLabels(["", "A", "B"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (keyboard play)
         layout.addWidget(self.table)
         self.setWidget(body)
         self.pick_a.clicked.connect(lambda: study.set_compare(0, study.tree.current))
