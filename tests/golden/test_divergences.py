@@ -96,6 +96,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d27_1867_grid_montreal_stations_merged"),
     pytest.param("d31_1867_first_8_ends_buyers_turn", marks=pytest.mark.slow,
                  id="d31_1867_first_8_ends_buyers_turn"),
+    pytest.param("d31_1867_grid_first_8_export_nationalises_operator",
+                 id="d31_1867_grid_first_8_export_nationalises_operator"),
 ])
 def test_reference_agrees_on_probe_action(name: str) -> None:
     game, probe = _load(name)
@@ -185,3 +187,23 @@ def test_d31_the_first_8_ends_the_buyers_turn_while_a_minor_holds_a_train() -> N
     assert game.legal_actions().entity == "CNR"
     assert [m.type for m in game.legal_moves(random.Random(0))] == ["pass"]  # avoids D15
     assert card.round.operator() == "GTR"
+
+
+def test_d31_an_exported_first_8_nationalises_a_trainless_last_operator() -> None:
+    """D31: CPR, the OR's last company, passes; the CN exports the first 8 and
+    CPR's 4 rusts while minor LPS holds a train. On 18xx.games closing LPS passes
+    the round's steps, and 1867's buy-train pass nationalises the trainless
+    operator at once: only CNR and GTR choose. Card mode lets CPR choose too."""
+    name = "d31_1867_grid_first_8_export_nationalises_operator"
+    game, _ = _load(name, 859)
+    data = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
+    last = action_from_dict(data["actions"][859])
+    assert last.type == "pass" and game.corps["LPS"].trains
+    card = game.copy()
+    card.config = dataclasses.replace(card.config, compat_18xxgames=False)  # type: ignore[attr-defined]
+    for g in (game, card):
+        g.process(last)
+        assert g.phase.name == "8" and g.corps["LPS"].closed
+    assert not game.corps["CPR"].floated
+    assert game.trainless_major == ["CNR", "GTR"]
+    assert card.corps["CPR"].floated and "CPR" in card.trainless_major
