@@ -930,7 +930,12 @@ class G1822CA(Game):
         return not others or sum(st.free_slots(c) for c in range(len(st.tokens))) > others
 
     def can_token_somewhere(self, corp: str) -> bool:
-        """A reachable city with a free slot (18xx ``graph.can_token?``), approximately."""
+        """A reachable city with a free slot (18xx ``graph.can_token?``), approximately.
+
+        With ``compat_18xxgames`` a hex where ``corp`` has a token already (an extra
+        or destination one too) does not count: 18xx.games asks ``can_token?`` without
+        ``same_hex_allowed``, though the placement itself allows it (D32)."""
+        other_hexes_only = self.config.compat_18xxgames
         try:
             from desk18xx.engine.map.graph import graph_for
 
@@ -940,7 +945,7 @@ class G1822CA(Game):
         board = self.map
         for hid, node in reach.nodes:
             st = board.hex(hid)
-            if node not in st.geo.city_nodes:
+            if node not in st.geo.city_nodes or (other_hexes_only and st.tokened_by(corp)):
                 continue
             if self._city_open(st, st.geo.city_nodes.index(node), corp):
                 return True

@@ -381,7 +381,10 @@ class TokenStep(OrStep):
             return (PlaceToken,) if gm.winnipeg_token_open(self.corp(), entity) else ()
         if not self.is_current(entity):
             return ()
-        swap = bool(gm.token_swap_choices(entity))
+        choices = gm.token_swap_choices(entity)
+        # 18xx G1822 Token#actions: with nothing to place, P28 keeps the step open
+        # only with an exchange token to make available (``ability_chpr_lcdr?``, D33)
+        swap = "exchange" in choices if gm.config.compat_18xxgames else bool(choices)
         tok = gm.corps[entity].next_token()
         # 18xx g_1822/step/token.rb can_place_token?: no token of its own left, no wait
         if gm.winnipeg_token_open(entity, R.WINNIPEG_TOKEN) and not self.orr().tokened \
