@@ -325,6 +325,9 @@ class Board:
     _slot_lists: tuple[int, list[tuple[str, int, list[str | None]]]] | None = \
         field(default=None, repr=False, compare=False)
     _walk_rows: tuple[int, list[_HexRow]] | None = field(default=None, repr=False, compare=False)
+    _new_track: tuple[object, dict[tuple[str, str, int, int], tuple[TileDef, bool]]] | None = \
+        field(default=None, repr=False, compare=False)
+    """:meth:`gives_new_track` answers for one state (:meth:`_state_key`)."""
 
     @classmethod
     def from_hexes(cls, hexdefs: Mapping[str, HexDef], manifest: Mapping[str, ManifestTile]
@@ -623,8 +626,19 @@ class Board:
         gains = new_track_paths(old.tile, old.rotation, tile, rotation)
         if gains is None:
             return True  # nothing was on the hex: all track is new
-        return bool(gains) and self.reaches_after_lay(corp, hex_id, tile, tile_id, rotation,
-                                                      gains)
+        if not gains:
+            return False
+        state = self._state_key()
+        known = self._new_track
+        if known is None or known[0] != state:
+            known = self._new_track = (state, {})
+        key = (corp, hex_id, id(tile), rotation)  # the copy laid does not matter
+        hit = known[1].get(key)
+        if hit is not None and hit[0] is tile:
+            return hit[1]
+        answer = self.reaches_after_lay(corp, hex_id, tile, tile_id, rotation, gains)
+        known[1][key] = (tile, answer)  # the reference keeps id(tile) from being reused
+        return answer
 
     def reaches_after_lay(self, corp: str, hex_id: str, tile: TileDef, tile_id: str,
                           rotation: int, paths: frozenset[int]) -> bool:

@@ -309,5 +309,9 @@ def test_new_track_checks_on_recorded_boards_match_the_plain_walk() -> None:
                             continue
                         got = board.reaches_after_lay(corp, hex_id, tile, copy, rot, gains)
                         assert got == expected, (board.lays, corp, hex_id, name, rot)
+                        # asked twice: the second answer is the kept one
+                        for _ in range(2):
+                            assert board.gives_new_track(corp, hex_id, tile, copy, rot) \
+                                == expected
                         answers.append(expected)
     assert len(answers) > 100 and 0 < sum(answers) < len(answers)
