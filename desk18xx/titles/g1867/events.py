@@ -81,33 +81,54 @@ def minors_nationalized(game: G1867) -> None:
     minors = [c for c in game.live_corps() if game.is_minor(c)]
     minors.sort(key=lambda c: game.market.order_key(c, c) if c in game.market.where
                 else (0, 0, 0, 0, c))
-    ends_turn = game.config.compat_18xxgames and _first_8_ends_buyers_turn(game, minors)
+    crowded = _turn_ending_minor(game, minors) if game.config.compat_18xxgames else None
     for c in minors:
         game.nationalize(c)
+        if c == crowded:
+            _force_next_entity_18xx(game)
     game.available = [c for c in game.available if not game.is_minor(c)]
-    if ends_turn:
-        assert game.round is not None
-        game.round.force_next_entity(game)
 
 
-def _first_8_ends_buyers_turn(game: G1867, minors: list[str]) -> bool:
+_REF_MINOR_ORDER = ("BO", "CS", "CV", "KP", "OP", "TN", "AE", "CA", "NO", "PM",
+                    "BBG", "LPS", "SLA", "TGB", "QLS", "THB")
+"""The minors in 18xx.games' ``@corporations`` order: the yellow ones, then (after
+the majors, added at the first 3) the green ones, each in its definition order."""
+
+
+def _turn_ending_minor(game: G1867, minors: list[str]) -> str | None:
     """18xx.games quirk (D31): a minor that still holds a train is over its phase-8
-    limit of 0, so the discard step makes it the round's current entity, and closing
-    it (``Game::Base#close_corporation``: ``force_next_entity!``) ends the turn of the
-    major that bought the first 8.  Not when the 8 was exported at the end of an OR
-    (no company holds it) nor when the buyer is itself a minor (its own
-    nationalisation ends its turn)."""
+    limit of 0, so the discard step makes the first such minor (``crowded_corps``,
+    cached) the round's current entity, and closing it (``Game::Base#close_corporation``)
+    calls ``force_next_entity!`` on the operating round, whether the first 8 was
+    bought by a major or exported at the end of the round.  Not modelled: a minor
+    buying the first 8 (its own nationalisation ends its turn)."""
     from desk18xx.titles.g1867.rounds import OperatingRound
 
     rnd = game.round
     if not isinstance(rnd, OperatingRound):
-        return False
+        return None
     operator = rnd.operator()
     if operator is None or not game.is_major(operator):
-        return False
-    if not any(game.trains[t].name == "8" for t in game.corps[operator].trains):
-        return False
-    return any(game.corps[c].trains for c in minors if game.corps[c].floated)
+        return None
+    return next((c for c in _REF_MINOR_ORDER if c in minors and game.corps[c].floated
+                 and game.corps[c].trains), None)
+
+
+def _force_next_entity_18xx(game: G1867) -> None:
+    """``Round::Operating#force_next_entity!`` as 18xx.games runs it for 1867 (D31):
+    every step is passed, and 1867's ``BuyTrain#pass!`` nationalises the operator
+    when it has no train (the 4s have just rusted); then the next company operates,
+    unless the operator was the round's last."""
+    from desk18xx.titles.g1867.rounds import OperatingRound
+
+    rnd = game.round
+    assert isinstance(rnd, OperatingRound)
+    operator = rnd.operator()
+    assert operator is not None
+    if game.corps[operator].floated and not game.corps[operator].trains:
+        game.nationalize(operator, move_on=False)
+    if rnd.entity_index < len(rnd.entities) - 1:
+        rnd.force_next_entity(game)
 
 
 def train_trade_allowed(game: G1867) -> None:
