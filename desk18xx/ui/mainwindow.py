@@ -502,6 +502,7 @@ class MainWindow(QMainWindow):
         setup = self.session.setup
         if setup is None:
             return
+        self._followed = None  # another game: its first company is followed too
         if self.study is None:
             self._build_study_docks()
         try:

@@ -136,3 +136,18 @@ def test_following_can_be_turned_off(qtbot) -> None:  # type: ignore[no-untyped-
     where = _centre(win)
     _next_company(win, session, "CPR")
     assert _centre(win) == where
+
+
+@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
+def test_another_game_follows_its_first_company_too(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession()
+    session.load(FIXTURE)
+    session.undo_to(CPR_RUNS)
+    win = _open(qtbot, session)
+    saved = tmp_path / "same.d18xx"
+    session.save(saved)
+    win.map_view.pan_by(-900, 300)
+    assert not _in_sight(win, "AF12")
+    session.load(saved)  # the same company to act, in another game: followed again
+    assert win._info is not None and win._info.entity == "CPR"  # noqa: SLF001
+    assert _in_sight(win, "AF12")
