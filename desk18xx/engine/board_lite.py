@@ -650,7 +650,10 @@ class Board:
         Raises:
             ValueError: the tile has no city for a token of the old one.
         """
-        trial = self.copy()
+        # a copy for one lay: only the hex laid on gets new token lists, so the
+        # others are shared (read only), as are the border and blocker sets
+        trial = Board(self.hexdefs, self.manifest, dict(self.placed), dict(self.tokens),
+                      dict(self.used_tiles), self.paid_borders, self.blocked, self.lays)
         rows = self._walk_rows
         if rows is not None and rows[0] == self.lays:
             # the other rows read the same token slots (equal lists); the lay renews its own
