@@ -105,7 +105,8 @@ def test_1822ca_first_turn_names_the_l_train_and_the_minors(
     window: MainWindow = show_window(session)
     _choose(session, "Bid on M6", 100)
     _choose(session, "Bid on M12", 100)
-    for _ in range(4):  # Alice ends her turn, then everyone passes: the round ends
+    _choose(session, "End my turn")
+    for _ in range(3):  # everyone passes: the round ends
         _choose(session, "Pass")
     panel = window.action_panel
     assert session.game.legal_actions().step == "FirstTurnHousekeeping"
@@ -161,3 +162,32 @@ def test_a_turn_can_be_played_from_the_keyboard(show_window, qtbot) -> None:  # 
     assert isinstance(focus, QPushButton) and focus.text().startswith("Pass")
     qtbot.keyClick(focus, Qt.Key.Key_Space)
     assert session.actions()[-1].type == "pass" and session.actions()[-1].entity == "2"
+
+
+def test_stock_round_pass_says_what_it_does(show_window) -> None:  # type: ignore[no-untyped-def]
+    """1822CA: after a bid the player may bid twice more (RB 4.10.5), and "Pass" then
+    only ends the turn; the panel said neither. 1867: a stock turn's pass said
+    "Pass (no bid)", the private auction's words."""
+    session = GameSession()
+    session.new_game(GameSetup("1822CA-ERS", PLAYERS[:3], seed=777))
+    window: MainWindow = show_window(session)
+    panel = window.action_panel
+    assert "Pass" in panel.choice_labels()
+    _choose(session, "Bid on M6", 100)
+    assert panel.who.text().startswith("Alice")
+    assert "2 more bids this turn, or end your turn" in panel.step.text()
+    assert "End my turn" in panel.choice_labels() and "Pass" not in panel.choice_labels()
+    panel.button("End my turn").click()
+    game = session.game
+    assert panel.who.text().startswith("Bob") and "Pass" in panel.choice_labels()
+    alice = next(p for p in game.players if p.name == "Alice")
+    assert not game.player(alice.id).passed  # her turn ended; she did not pass the round
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window = show_window(session)
+    rng = random.Random(3)
+    while session.game.round_kind().value == "auction":
+        session.submit(rng.choice(session.game.legal_moves(rng)))
+    labels = window.action_panel.choice_labels()
+    assert "Pass" in labels and "Pass (no bid)" not in labels

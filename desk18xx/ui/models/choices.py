@@ -113,6 +113,15 @@ def step_name(step: str) -> str:
     return " ".join([words[0]] + [w.lower() for w in words[1:]]) if words else step
 
 
+def _step_label(step: str, details: dict[str, object]) -> str:
+    """The step's name; with the bids left in a 1822CA stock turn once one is placed."""
+    made, most = details.get("bids_this_turn"), details.get("bids_per_turn")
+    if isinstance(made, int) and isinstance(most, int) and made > 0:
+        left = most - made
+        return f"{left} more bid{'' if left == 1 else 's'} this turn, or end your turn"
+    return step_name(step)
+
+
 def round_label(game: Game) -> str:
     """``"Stock round 3"``, ``"Operating round 2.1"``…"""
     r = game.round
@@ -150,7 +159,7 @@ def turn_info(game: Game) -> TurnInfo:
     entity = legal.entity
     step = legal.step or ""
     info = TurnInfo(entity, entity_name(game, entity), round_label(game),
-                    step_name(step), legal.types, (), dict(legal.details),
+                    _step_label(step, legal.details), legal.types, (), dict(legal.details),
                     tuple(t for t in legal.types if t in _map_types(game)))
     if entity is None:
         return info
@@ -464,8 +473,10 @@ def _pass(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
         label = "Skip the token"
     elif step == "BuyTrainStep":
         label = "Done buying trains"
-    elif "min_bid" in details:
-        label = "Pass (no bid)"
+    elif "min_bid" in details and ("company" in details or "corporation" in details):
+        label = "Pass (no bid)"  # an auction; in a stock round a pass ends the turn
+    elif details.get("acted_this_turn"):
+        label = "End my turn"
     et = _etype(game, entity)
     return [Choice(label, lambda _v: Pass(entity=entity, entity_type=et), "Pass")]
 

@@ -6,7 +6,7 @@ RB 4; supplement §5, §6 (P7, P11), §7, §9; 18xx ``G1822::Step::BuySellParSha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from desk18xx.engine.actions import (
     Action,
@@ -83,6 +83,15 @@ class BuySellParShares(Step):
 
     def _player(self) -> str:
         return self.round.entities[self.round.entity_index]
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        """Bids placed this turn of the most allowed (RB 4.10.5), and whether the player
+        acted this turn (then a pass ends the turn, not a pass of the round)."""
+        if entity != self._player():
+            return {}
+        return {"bids_this_turn": self.bid_actions,
+                "bids_per_turn": R.BIDDING_TOKENS_PER_ACTION,
+                "acted_this_turn": self.actions_this_turn > 0}
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         gm = g(game)
