@@ -261,6 +261,8 @@ def _forced_sales(game: G1822CA, step: BuySellParShares, player: str) -> list[Ac
 def _pars(game: G1822CA, player: str, rng: random.Random) -> list[Action]:
     out: list[Action] = []
     prices = [c for c in game.market.cells.values() if c.price in (60, 70, 80, 90, 100)]
+    at_limit = game.num_certs(player) + len(game.boxes.player_bids(player, True)) \
+        >= game.cert_limit
     for corp, c in game.corps.items():
         if not game.is_major(corp) or c.ipoed:
             continue
@@ -269,7 +271,7 @@ def _pars(game: G1822CA, player: str, rng: random.Random) -> list[Action]:
             if game.companies[concession].owner != player \
                     or not game.has_status("can_convert_concessions"):
                 continue
-        elif not game.has_status("can_par"):
+        elif not game.has_status("can_par") or at_limit:
             continue
         mult = game.shares[f"{corp}_0"].percent // 10
         cell = rng.choice(prices)

@@ -163,6 +163,10 @@ def par_major(gm: G1822CA, player: str, corp: str, price_id: str) -> None:
     else:
         if not gm.has_status("can_par"):
             raise IllegalAction(f"{corp} needs its concession before phase 5")
+        # RB 4.2.4; 18xx G1822 can_gain?: committed bids count, a conversion is exempt
+        if gm.num_certs(player) + len(gm.boxes.player_bids(player, committed_only=True)) \
+                >= gm.cert_limit:
+            raise IllegalAction(f"{player} is at the certificate limit (RB 4.2.4)")
         gm.market.place(corp, cell.coord)
         c.par_price = cell.price
         c.ipoed = True
