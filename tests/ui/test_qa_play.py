@@ -191,3 +191,22 @@ def test_stock_round_pass_says_what_it_does(show_window) -> None:  # type: ignor
         session.submit(rng.choice(session.game.legal_moves(rng)))
     labels = window.action_panel.choice_labels()
     assert "Pass" in labels and "Pass (no bid)" not in labels
+
+
+def test_a_forced_train_purchase_is_said(show_window) -> None:  # type: ignore[no-untyped-def]
+    """A trainless 1867 company must buy a train: the panel showed only "Buy trains"
+    and no way to finish, without saying why."""
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    rng = random.Random(4)
+    for _ in range(400):
+        legal = session.game.legal_actions()
+        if legal.step == "BuyTrainStep" and legal.details.get("must_buy") is True:
+            break
+        session.submit(rng.choice(session.game.legal_moves(rng)))
+    else:
+        raise AssertionError("no forced train purchase came up")
+    assert "must buy one" in window.action_panel.step.text()
+    assert not any(window.action_panel.choice(lab).group == "Pass"
+                   for lab in window.action_panel.choice_labels())

@@ -119,6 +119,8 @@ def _step_label(step: str, details: dict[str, object]) -> str:
     if isinstance(made, int) and isinstance(most, int) and made > 0:
         left = most - made
         return f"{left} more bid{'' if left == 1 else 's'} this turn, or end your turn"
+    if details.get("must_buy") is True:
+        return f"{step_name(step)}: a company without a train must buy one"
     return step_name(step)
 
 
