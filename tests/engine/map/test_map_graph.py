@@ -216,3 +216,34 @@ def test_a_walk_never_crosses_a_hexside_twice() -> None:
     # once A has a token in C7 as well, that token's walk reaches D6
     b.place_token("C7", 0, "A")
     assert ("D6", 0) in graph_for(b).reach("A").nodes
+
+
+def test_the_reference_walk_passes_junctions_and_forks() -> None:
+    """Where a converging exit makes the reference walk run (C7's two paths share
+    its north side), it still passes a junction (C5) into each of its branches
+    and takes both paths of the fork: the same reach as the search."""
+    hexes = white_block("ABCDE", range(1, 12))
+    for h in ("C3", "D6", "C9"):
+        hexes[h] = ("white", "city=revenue:0")
+    hexes["B8"] = ("white", "town=revenue:10")
+    custom = {
+        "T": ("yellow", "city=revenue:0;path=a:0,b:_0", 1),
+        "J": ("yellow", "junction;path=a:3,b:_0;path=a:0,b:_0;path=a:5,b:_0", 1),
+        "F": ("yellow", "path=a:3,b:0;path=a:3,b:1", 1),
+        "X": ("yellow", "city=revenue:0;path=a:2,b:_0", 1),
+        "S": ("yellow", "city=revenue:0;path=a:3,b:_0", 1),
+        "W": ("yellow", "town=revenue:10;path=a:4,b:_0", 1),
+    }
+    b = board(hexes, manifest({}, custom))
+    for h, t in (("C3", "T-0"), ("C5", "J-0"), ("C7", "F-0"), ("D6", "X-0"),
+                 ("C9", "S-0"), ("B8", "W-0")):
+        b.lay_tile(h, t, 0)
+    b.place_token("C3", 0, "A")
+    graph = graph_for(b)
+    reach = graph.reach("A")
+    assert reach.hexes == {"C3", "C5", "C7", "D6", "C9", "B8"}
+    assert {("C7", 0), ("C7", 1), ("C5", 0), ("C5", 1), ("C5", 2)} <= reach.paths
+    assert {("C3", 0), ("D6", 0), ("C9", 0), ("B8", 0)} <= reach.nodes
+    assert reach.connected_edges("C7") == frozenset({0, 1, 3})
+    assert graph.token_walk_reaches("A", 4)
+    assert not graph.token_walk_reaches("A", 5)
