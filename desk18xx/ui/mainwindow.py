@@ -685,7 +685,8 @@ class MainWindow(QMainWindow):
             old.close()
             old.setParent(None)
             old.deleteLater()
-        dialog = GameEndDialog(game.end_reason or "", standings(game), labels, series, self)
+        dialog = GameEndDialog(game.end_reason or "", standings(game), labels, series, self,
+                               finished=game.finished)
         self._end_dialog = dialog
         dialog.setModal(False)
         dialog.show()

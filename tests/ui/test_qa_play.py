@@ -210,3 +210,16 @@ def test_a_forced_train_purchase_is_said(show_window) -> None:  # type: ignore[n
     assert "must buy one" in window.action_panel.step.text()
     assert not any(window.action_panel.choice(lab).group == "Pass"
                    for lab in window.action_panel.choice_labels())
+
+
+def test_standings_during_a_game_do_not_say_game_over(
+        show_window) -> None:  # type: ignore[no-untyped-def]
+    """Game > Show ranking mid-game opened "Game over: X wins. The game ended: "."""
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    window.ranking_action.trigger()
+    dialog = window.show_game_end()
+    assert dialog.windowTitle() == "Standings"
+    assert "leads" in dialog.head.text() and "ended" not in dialog.head.text()
+    dialog.close()

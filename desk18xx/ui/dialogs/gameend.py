@@ -94,14 +94,17 @@ class GameEndDialog(QDialog):
     """Ranking and value chart."""
 
     def __init__(self, reason: str, standings: Sequence[Standing], labels: Sequence[str],
-                 series: dict[str, list[int]], parent: QWidget | None = None) -> None:
+                 series: dict[str, list[int]], parent: QWidget | None = None,
+                 finished: bool = True) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Game over")
+        self.setWindowTitle("Game over" if finished else "Standings")
         layout = QVBoxLayout(self)
         ranked = sorted(standings, key=lambda s: -s.value)
         winner = ranked[0].name if ranked else ""
         why = reason.replace("_", " ")
-        head = QLabel(f"<h2>{winner} wins</h2><p>The game ended: {why}</p>")
+        self.head = QLabel(f"<h2>{winner} wins</h2><p>The game ended: {why}</p>" if finished
+                           else f"<h2>{winner} leads</h2><p>The game goes on.</p>")
+        head = self.head
         layout.addWidget(head)
         self.table = QTableWidget(len(ranked), 5)
         self.table.setHorizontalHeaderLabels(["#", "Player", "Cash", "Holdings", "Value"])
