@@ -493,7 +493,9 @@ class MainWindow(QMainWindow):
         try:
             self.session.load(path)
         except (OSError, ValueError, KeyError, IllegalAction) as exc:
-            QMessageBox.warning(self, "Open", f"Cannot open {path}: {exc}")
+            reason = str(exc).removeprefix(f"{path}: ")  # save errors start with the path
+            QMessageBox.warning(self, "Open", f"Cannot open {path}:\n{reason}\n"
+                                "The game on screen is unchanged.")
             return False
         return True
 

@@ -223,3 +223,28 @@ def test_standings_during_a_game_do_not_say_game_over(
     assert dialog.windowTitle() == "Standings"
     assert "leads" in dialog.head.text() and "ended" not in dialog.head.text()
     dialog.close()
+
+
+def test_an_edited_save_is_refused_once_named_and_the_game_kept(
+        show_window, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Opening an edited save named the file twice ("Cannot open F: F: actions[0]…")
+    and did not say that the game on screen was kept."""
+    from PySide6.QtWidgets import QMessageBox
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    window.action_panel.button(window.action_panel.choice_labels()[0]).click()
+    path = tmp_path / "game.d18xx"
+    session.save(str(path))
+    text = path.read_text(encoding="utf-8")
+    assert '"price": 20' in text
+    path.write_text(text.replace('"price": 20', '"price": 25'), encoding="utf-8")
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda _parent, _title, message: shown.append(message))
+    before = list(session.actions())
+    assert not window.open_path(str(path))
+    assert len(shown) == 1 and shown[0].count(str(path)) == 1, shown
+    assert "hash chain" in shown[0] and "unchanged" in shown[0]
+    assert session.actions() == before
