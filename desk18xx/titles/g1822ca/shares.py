@@ -36,7 +36,7 @@ def buy_share(gm: G1822CA, player: str, share_ids: tuple[str, ...],
     bids = len(gm.boxes.player_bids(player, committed_only=True))
     if counts and gm.num_certs(player) + bids >= gm.cert_limit:
         raise IllegalAction(f"{player} is at the certificate limit (RB 4.3.3)")
-    receiver = corp if owner == corp else BANK
+    receiver = corp if owner == corp and not _bank_holds_capital(gm, corp) else BANK
     gm.transfer(player, receiver, total)
     previous = gm.president(corp)
     for s in shares:
@@ -170,9 +170,19 @@ def par_major(gm: G1822CA, player: str, corp: str, price_id: str) -> None:
         gm.market.place(corp, cell.coord)
         c.par_price = cell.price
         c.ipoed = True
-        gm.transfer(player, corp, cell.price * mult)
+        gm.transfer(player, BANK if _bank_holds_capital(gm, corp) else corp, cell.price * mult)
         pres.owner = player
     float_check(gm, corp)
+
+
+def _bank_holds_capital(gm: G1822CA, corp: str) -> bool:
+    """18xx.games (``capitalization = :full`` from the full-capitalisation event): a
+    major that floats fully capitalised is paid for its treasury certificates by the
+    bank until it floats; the rulebook pays the treasury (RB 4.8.2). The money is the
+    same once it floats (:func:`float_check`), only the bank's cash differs before,
+    and with it when the bank breaks (D35)."""
+    return gm.config.compat_18xxgames and corp in gm.full_capitalisation \
+        and not gm.corps[corp].floated
 
 
 def float_check(gm: G1822CA, corp: str) -> None:

@@ -132,3 +132,36 @@ def test_d28_qmoo_reserves_the_whole_of_quebec_while_two_cities_are_open() -> No
     st = game.map.hex("AH8")
     assert st.hex_reservations == ()
     assert st.reserved[1] == ("QMOO",)
+
+
+@pytest.mark.parametrize("compat", [True, False])
+def test_d35_a_fully_capitalised_major_is_paid_by_the_bank_only_when_it_floats(
+        compat: bool) -> None:
+    """D35: 18xx.games (``capitalization = :full``) pays certificates bought from the
+    treasury of a not yet floated, fully capitalised major into the bank; the rulebook
+    (RB 4.8.2) into the treasury. Either way the major has ten times its start price
+    once it floats (RB 4.8.4), and the bank's cash differs only before that."""
+    from desk18xx.titles.g1822ca.shares import buy_share
+
+    ids = tuple((str(100 + i), f"P{i}") for i in range(4))
+    game = G1822CA(GameSetup("1822CA", ids, SEED, ("compat_18xxgames",) if compat else ()))
+    _floated_cpr(game)
+    cell = next(c for c in game.market.cells.values() if c.price == 80)
+    game.market.place("GT", cell.coord)
+    game.corps["GT"].par_price = 80
+    game.corps["GT"].ipoed = True
+    game.float_percent["GT"] = 50
+    game.full_capitalisation.add("GT")
+    p0, p1 = game.players[0].id, game.players[1].id
+    game.shares["GT_0"].owner = p0
+    for p in (p0, p1):
+        game.transfer(BANK, p, 1000)
+    bank = game.cash[BANK]
+    buy_share(game, p1, ("GT_1",))
+    assert game.cash["GT"] == (0 if compat else 80)
+    assert game.cash[BANK] == bank + (80 if compat else 0)
+    buy_share(game, p1, ("GT_2",))
+    buy_share(game, p0, ("GT_3",))
+    assert game.corps["GT"].floated
+    assert game.cash["GT"] == 800
+    assert game.cash[BANK] == bank + 3 * 80 - 800

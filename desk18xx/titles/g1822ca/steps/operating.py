@@ -387,8 +387,12 @@ class TokenStep(OrStep):
         swap = "exchange" in choices if gm.config.compat_18xxgames else bool(choices)
         tok = gm.corps[entity].next_token()
         # 18xx g_1822/step/token.rb can_place_token?: no token of its own left, no wait
-        if gm.winnipeg_token_open(entity, R.WINNIPEG_TOKEN) and not self.orr().tokened \
-                and tok is not None:
+        p10 = gm.winnipeg_token_open(entity, R.WINNIPEG_TOKEN)
+        if gm.config.compat_18xxgames and not p10:
+            # the P10 ability opens the step without an exchange token too (D36)
+            c = gm.companies.get(R.WINNIPEG_TOKEN)
+            p10 = c is not None and not c.closed and c.owner == entity
+        if p10 and not self.orr().tokened and tok is not None:
             return (PlaceToken, Pass)
         if self.orr().tokened or tok is None or gm.cash[entity] < tok.price \
                 or not gm.can_token_somewhere(entity):
