@@ -143,14 +143,26 @@ def round_label(game: Game) -> str:
     return f"{r.kind.value.capitalize()} {game.turn}"
 
 
+def header_player(game: Game, player: str | None) -> str | None:
+    """The save file's id of a player the game names by its own id: 1822CA plays its
+    players as ``"player:1"`` (``G1822CA.player_alias``); the header says ``"1"``."""
+    unalias = getattr(game, "player_unalias", None)  # the 1822CA games' renaming only
+    if player is None or not isinstance(unalias, dict):
+        return player
+    return str(unalias.get(player, player))
+
+
 def describe_action(raw: RawAction, game: Game) -> str:
     """`raw` in words, for the game just before it (`desk18xx.engine.describe`)."""
     entity = str(raw.get("entity"))
+    name = game.name_of(entity)
+    if entity in game.corps and entity.isdigit():
+        name = f"Minor {entity}"  # 1822CA numbers its minors
     try:
         action = action_from_dict(raw)
     except (ValueError, KeyError, TypeError):
-        return f"{game.name_of(entity)}: {raw.get('type')}"
-    return describe(action, game.name_of(entity))
+        return f"{name}: {raw.get('type')}"
+    return describe(action, name)
 
 
 def action_hexes(raw: RawAction) -> tuple[str, ...]:
@@ -186,11 +198,12 @@ class _Recorder:
             self.after_mine = board_summary(game)
             self._mine_pending = False
         label = round_label(game)
-        player = controller(game, str(entry.get("entity")))
+        player = header_player(game, controller(game, str(entry.get("entity"))))
         self.events.append(Event(position, player, label, describe_action(entry, game),
                                  hexes=action_hexes(entry), type=str(entry.get("type"))))
         for auto in entry.get("auto_actions") or ():
-            self.events.append(Event(position, controller(game, str(auto.get("entity"))), label,
+            who = header_player(game, controller(game, str(auto.get("entity"))))
+            self.events.append(Event(position, who, label,
                                      describe_action(auto, game), auto=True,
                                      hexes=action_hexes(auto), type=str(auto.get("type"))))
         if self.me is not None and player == self.me:
@@ -287,7 +300,7 @@ def open_move(
     routes = tuple(dict.fromkeys(h for e in since if e.type == "run_routes" for h in e.hexes))
     return ReceivedMove(opened, history, tuple(events),
                         tuple(e for e in events if e.index >= start), tuple(since),
-                        acting_player(game),
+                        header_player(game, acting_player(game)),
                         tuple(changed_hexes(before, board_summary(game))), routes)
 
 

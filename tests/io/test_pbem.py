@@ -214,3 +214,30 @@ def test_a_card_rules_game_survives_export_and_import(tmp_path: Path) -> None:
     back = save_from_export(path)
     assert back.header == HEADER and game_identity(back.header) == game_identity(HEADER)
     assert digest_of(back.replayed.game) == digest_of(game)
+
+
+def test_1822ca_moves_name_players_by_the_file_s_ids(tmp_path: Path) -> None:
+    """1822CA plays its players as "player:1" (minors are numbered too): the received
+    move said "Next: nobody (the game is over)" and showed everything as new, since
+    neither the next player nor "your last action" matched the file's ids."""
+    header = SaveHeader("1822CA-ERS", (SavedPlayer("1", "Ann"), SavedPlayer("2", "Bob"),
+                                       SavedPlayer("3", "Cy")), seed=5)
+    rng = random.Random(3)
+    game = new_game(header)
+    raw: list[dict[str, Any]] = []
+    first = acting_player(game)
+    assert first is not None
+    play_turn(game, first, raw, rng)
+    mine = save_for_email(tmp_path, header, raw, digest_of(game), sender="1")
+    ann = load_save(mine.path)
+    second = acting_player(game)
+    assert second is not None
+    play_turn(game, second, raw, rng)
+    theirs = save_for_email(tmp_path, header, raw, digest_of(game), sender="2")
+    update = open_move(theirs.path, ann, "1")
+    assert update.next_player in {"1", "2", "3"}
+    assert {e.player for e in update.events} <= {"1", "2", "3"}
+    assert update.since_yours and all(e.player != "1" for e in update.since_yours)
+    assert len(update.since_yours) < len(update.events)
+    minors = [e.text for e in update.events if e.text.split(" ")[0].isdigit()]
+    assert not minors, minors  # "Minor 12 lays …", not "12 lays …"
