@@ -113,6 +113,7 @@ class G1822CA(Game):
         self.train_with_pullman: str | None = None
         self.train_with_grain: str | None = None
         self._pullman_skipped = False
+        self._grain_skipped = False
         self.destination_at: dict[str, tuple[str, int]] = {}
         self.route_problems: list[str] = []
         """Recorded routes that our route model rejects or prices differently."""
@@ -798,6 +799,7 @@ class G1822CA(Game):
         self.train_with_pullman = None
         self.train_with_grain = None
         self._pullman_skipped = False
+        self._grain_skipped = False
 
     # -- tokens --------------------------------------------------------------------------
     def place_token(self, corp: str, hex_id: str, city: int, price: int, *,
@@ -1131,23 +1133,64 @@ class G1822CA(Game):
         """Trains that run (not Pullman or grain)."""
         return [t for t in self.corp_trains(corp) if t.name not in (R.PULLMAN, R.GRAIN)]
 
-    def attach_choice(self, corp: str, choice: str) -> None:
-        """Attach the Pullman, then the grain train, to a train by index (``choose``)."""
+    def attach_options(self, corp: str) -> tuple[str, list[Train]] | None:
+        """What ``corp`` may attach now: ``("pullman", trains)`` until the Pullman is
+        attached or skipped, then ``("grain", trains)`` likewise; None when nothing is
+        left to attach (18xx G1822CA ``Route#choosing?``; the choice is an index into
+        ``trains``, or ``"None"`` to run without).
+        """
         trains = self.corp_trains(corp)
-        has_p = any(t.name == R.PULLMAN for t in trains)
-        if has_p and self.train_with_pullman is None and not self._pullman_skipped:
-            if choice == "None":
-                self._pullman_skipped = True
-                return
+        if self.train_with_pullman is None and not self._pullman_skipped \
+                and any(t.name == R.PULLMAN for t in trains):
             opts = [t for t in self.route_trains(corp)
                     if t.name not in R.LOCAL_TRAINS and t.name != R.E_TRAIN]
-            self.train_with_pullman = opts[int(choice)].id
-            return
+            if opts:
+                return "pullman", opts
+        if self.train_with_grain is None and not self._grain_skipped \
+                and any(t.name == R.GRAIN for t in trains):
+            opts = [t for t in self.route_trains(corp)
+                    if t.name != R.E_TRAIN and t.id != self.train_with_pullman]
+            if opts:
+                return "grain", opts
+        return None
+
+    def attach_labels(self, corp: str) -> dict[str, str]:
+        """A readable label for every choice :meth:`attach_options` allows now."""
+        open_ = self.attach_options(corp)
+        if open_ is None:
+            return {}
+        what, opts = open_
+        noun = "the Pullman" if what == "pullman" else "the grain train"
+        names = [t.name for t in opts]
+        out = {"None": f"Run without {noun}"}
+        for i, t in enumerate(opts):
+            which = f" ({t.id})" if names.count(t.name) > 1 else ""
+            out[str(i)] = f"Attach {noun} to the {t.name}-train{which}"
+        return out
+
+    def attach_choice(self, corp: str, choice: str) -> None:
+        """Attach the Pullman, then the grain train, to a train by index (``choose``).
+
+        Raises:
+            IllegalAction: nothing left to attach, or no such train.
+        """
+        open_ = self.attach_options(corp)
+        if open_ is None:
+            raise IllegalAction(f"{corp} has no Pullman or grain train left to attach")
+        what, opts = open_
         if choice == "None":
+            if what == "pullman":
+                self._pullman_skipped = True
+            else:
+                self._grain_skipped = True
             return
-        opts = [t for t in self.route_trains(corp)
-                if t.name != R.E_TRAIN and t.id != self.train_with_pullman]
-        self.train_with_grain = opts[int(choice)].id
+        if not choice.isdigit() or int(choice) >= len(opts):
+            raise IllegalAction(f"no train {choice!r} to attach the {what} to "
+                                f"(choose 0 to {len(opts) - 1}, or None)")
+        if what == "pullman":
+            self.train_with_pullman = opts[int(choice)].id
+        else:
+            self.train_with_grain = opts[int(choice)].id
 
     def route_stops(self, route: object) -> tuple[str, ...]:
         """The stops in visiting order as node signatures (``HEX-part``).

@@ -172,8 +172,9 @@ def _step_offers(game: G1822CA, step: Step, entity: str, rng: random.Random,
         case TokenStep():
             out.extend(_tokens(game, entity))
         case RouteStep():
-            out = [_routes(game, entity, rng)] if types is None or RunRoutes.type in types \
-                else []
+            out = _attachments(game, entity, kind)
+            if types is None or RunRoutes.type in types:
+                out.append(_routes(game, entity, rng))
         case DividendStep():
             out.extend(Dividend(entity=entity, entity_type=kind, kind=k)
                        for k in ("payout", "half", "withhold"))
@@ -500,6 +501,13 @@ def _issue(game: G1822CA, corp: str, legal: tuple[type[Action], ...]) -> list[Ac
 
 
 # -- routes ------------------------------------------------------------------------------
+def _attachments(game: G1822CA, corp: str, kind: str) -> list[Action]:
+    """Attach the Pullman, then the grain train, to each train it may go with, or run
+    without it (RB 5.9; 18xx G1822CA ``Route#choices``)."""
+    return [Choose(entity=corp, entity_type=kind, choice=c)
+            for c in game.attach_labels(corp)]
+
+
 def _routes(game: G1822CA, corp: str, rng: random.Random) -> Action:
     """A run: each train's best found route, kept only while the whole run validates."""
     from desk18xx.titles.g1822ca.revenue import price_routes

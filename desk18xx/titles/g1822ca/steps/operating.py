@@ -7,7 +7,7 @@ matches the reference exactly, stored route revenue is trusted (export doc §3.6
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import (
     Action,
@@ -441,7 +441,16 @@ class RouteStep(OrStep):
             return ()
         if not any(t.name in R.LOCAL_TRAINS for t in trains) and not gm.can_run_route(entity):
             return ()
-        return (RunRoutes, Choose)
+        if any(t.name in (R.PULLMAN, R.GRAIN) for t in gm.corp_trains(entity)):
+            return (RunRoutes, Choose)  # a spent choice is refused with its reason
+        return (RunRoutes,)
+
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        """The attachment choices open now, each with its label (``choice_labels``)."""
+        if not self.is_current(entity):
+            return {}
+        labels = g(game).attach_labels(entity)
+        return {"choice_labels": labels} if labels else {}
 
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
