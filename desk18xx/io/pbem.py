@@ -31,7 +31,7 @@ from desk18xx.engine.log import RawAction
 from desk18xx.io.replaying import OpenedSave, new_game, open_save, replay_log
 from desk18xx.io.savechain import canonical_json
 from desk18xx.io.savefile import SavedGame, SaveHeader, save_game
-from desk18xx.io.transfer import acting_player, controller
+from desk18xx.io.transfer import acting_player, controller, header_player
 
 
 class PbemError(ValueError):
@@ -141,15 +141,6 @@ def round_label(game: Game) -> str:
         case "auction":
             return "Auction"
     return f"{r.kind.value.capitalize()} {game.turn}"
-
-
-def header_player(game: Game, player: str | None) -> str | None:
-    """The save file's id of a player the game names by its own id: 1822CA plays its
-    players as ``"player:1"`` (``G1822CA.player_alias``); the header says ``"1"``."""
-    unalias = getattr(game, "player_unalias", None)  # the 1822CA games' renaming only
-    if player is None or not isinstance(unalias, dict):
-        return player
-    return str(unalias.get(player, player))
 
 
 def describe_action(raw: RawAction, game: Game) -> str:

@@ -123,6 +123,15 @@ def controller(game: Game, entity: str) -> str | None:
     return owner
 
 
+def header_player(game: Game, player: str | None) -> str | None:
+    """The save file's id of a player the game names by its own id: 1822CA plays its
+    players as ``"player:1"`` (``G1822CA.player_alias``); the header says ``"1"``."""
+    unalias = getattr(game, "player_unalias", None)  # the 1822CA games' renaming only
+    if player is None or not isinstance(unalias, dict):
+        return player
+    return str(unalias.get(player, player))
+
+
 def acting_player(game: Game) -> str | None:
     """The player who must act now (None when the game is over)."""
     entity = game.legal_actions().entity
@@ -137,7 +146,7 @@ def export_document(header: SaveHeader, actions: Sequence[RawAction],
         KeyError: the title has no 18xx.games name.
     """
     kind = game.round_kind()
-    acting = acting_player(game)
+    acting = header_player(game, acting_player(game))
     document: dict[str, Any] = {
         "id": game_id(header),
         "title": EXPORT_TITLES[header.title],

@@ -241,3 +241,7 @@ def test_1822ca_moves_name_players_by_the_file_s_ids(tmp_path: Path) -> None:
     assert len(update.since_yours) < len(update.events)
     minors = [e.text for e in update.events if e.text.split(" ")[0].isdigit()]
     assert not minors, minors  # "Minor 12 lays …", not "12 lays …"
+    from desk18xx.io.transfer import export_document
+
+    acting = export_document(header, raw, game)["acting"]
+    assert acting in ([1], [2], [3])  # 18xx.games' ids, not "player:2"
