@@ -162,7 +162,10 @@ class MapController(QObject):
             self._route_box.setVisible(True)
             self._update_routes()
             here = (entity, len(self._session.actions()))
-            if (self.auto_propose and self._auto_for != here
+            # 1822CA: propose once the Pullman and grain train are attached or left
+            # off, so the proposal runs the trains the engine will pay
+            attaching = bool(info.details.get("choice_labels"))
+            if (self.auto_propose and self._auto_for != here and not attaching
                     and not any(r.stops for r in self._routes)):
                 self._auto_for = here
                 # after this update is painted: copying the game for the worker

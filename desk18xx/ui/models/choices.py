@@ -404,8 +404,11 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
             return Choice(choice_label(move.choice), _fixed(move),
                           f"{entity_name(game, entity)}'s answer",
                           hint=deal_text(game, consent[1]))
-        return Choice(choice_label(move.choice), _fixed(move), step_name(
-            _legal_actions(game).step or "") or "Choose")
+        legal = _legal_actions(game)
+        named = legal.details.get("choice_labels")  # e.g. 1822CA's Pullman: train names
+        text = named.get(move.choice) if isinstance(named, dict) else None
+        return Choice(str(text) if text else choice_label(move.choice), _fixed(move),
+                      step_name(legal.step or "") or "Choose")
     if isinstance(move, RunRoutes):
         total = sum(r.revenue or 0 for r in move.routes)
         trains = ", ".join(r.train for r in move.routes) or "no trains"

@@ -272,9 +272,12 @@ def best(game: Game, corp: str, cancel: Callable[[], bool] | None = None,
 
 
 def trains_of(game: Game, corp: str) -> list[TrainRoute]:
-    """An empty route per train of ``corp``."""
+    """An empty route per train of ``corp`` that runs (1822CA: not the Pullman or the
+    grain train, which only go with another train, RB 5.11.12, 5.11.20)."""
+    runs = getattr(game, "route_trains", None)
+    tids = [t.id for t in runs(corp)] if callable(runs) else list(game.corps[corp].trains)
     out = []
-    for tid in game.corps[corp].trains:
+    for tid in tids:
         t = game.trains[tid]
         out.append(TrainRoute(tid, t.name, t.distance, [], []))
     return out
