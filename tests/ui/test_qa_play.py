@@ -248,3 +248,50 @@ def test_an_edited_save_is_refused_once_named_and_the_game_kept(
     assert len(shown) == 1 and shown[0].count(str(path)) == 1, shown
     assert "hash chain" in shown[0] and "unchanged" in shown[0]
     assert session.actions() == before
+
+
+def test_1867_second_lay_offers_yellow_only_elsewhere_at_20(
+        show_window) -> None:  # type: ignore[no-untyped-def]
+    """After a company's first lay the map offered upgrades and the hex just laid
+    ("Not allowed: cannot lay an upgrade now", "… was already laid on this turn"),
+    and the Lay button did not show the second lay's $20."""
+    from desk18xx.engine.tiledef import Color
+    from desk18xx.ui.models.tracks import TrackOptions
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    rng = random.Random(11)
+    for _ in range(3000):
+        game = session.game
+        legal = game.legal_actions()
+        if (legal.step == "Track" and legal.details.get("may_upgrade") is False
+                and legal.entity is not None and Color.GREEN in game.phase.tiles):
+            plain = TrackOptions(game, legal.entity)  # the lay rules without the turn
+            if any(plain.tile(name).color != Color.YELLOW
+                   for h in plain.hexes() for name in plain.legal(h)) \
+                    and TrackOptions(game, legal.entity, legal.details).hexes():
+                break
+        moves = game.legal_moves(rng)
+        buys = [m for m in moves if m.type == "buy_train"]
+        lays = [m for m in moves if m.type == "lay_tile"]
+        session.submit(rng.choice(buys) if buys and rng.random() < 0.8 else
+                       rng.choice(lays) if lays and rng.random() < 0.8 else rng.choice(moves))
+    else:
+        raise AssertionError("no second lay with an upgrade in reach came up")
+    window: MainWindow = show_window(session)
+    track = window.controller.track
+    assert track is not None
+    from desk18xx.engine.actions import LayTile
+
+    laid = session.actions()[-1]
+    assert isinstance(laid, LayTile)
+    assert laid.hex not in track.hexes()
+    offered = [(h, name) for h in track.hexes() for name in track.legal(h)]
+    assert offered and all(track.tile(name).color == Color.YELLOW for _h, name in offered)
+    hex_id, name = offered[0]
+    rotation = track.legal(hex_id)[name][0]
+    assert track.cost(hex_id, name, rotation) >= 20
+    window.controller.drop_tile(hex_id, name)
+    cash = session.game.cash[legal.entity]
+    window.controller.confirm()
+    assert session.game.cash[legal.entity] == cash - track.cost(hex_id, name, rotation)

@@ -145,7 +145,7 @@ class MapController(QObject):
         entity = info.entity if info else None
         lay = info is not None and "lay_tile" in info.map_types and entity in game.corps
         if lay and entity is not None:
-            self._track = TrackOptions(game, entity)
+            self._track = TrackOptions(game, entity, info.details if info else None)
             self._view.set_highlights(self._track.hexes())
             self._panel.tray.set_tiles(self._track.tray(None))
         else:

@@ -10,6 +10,7 @@ what to offer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from desk18xx.engine.game import Game
@@ -153,9 +154,20 @@ def _legal_rotations(board: mboard.Board, st: mboard.HexState, tile: TileDef,
 class TrackOptions:
     """Buildable hexes and tiles for ``corp`` on the board of ``game`` (computed once)."""
 
-    def __init__(self, game: Game, corp: str) -> None:
+    def __init__(self, game: Game, corp: str,
+                 turn: Mapping[str, object] | None = None) -> None:
         self._game = game
         self._corp = corp
+        turn = turn or {}
+        hexes = turn.get("hexes")
+        self._turn_hexes = frozenset(str(h) for h in hexes) if isinstance(hexes, list) \
+            else None
+        """The engine's hexes open to this lay (1867: none laid earlier in the turn)."""
+        self._may_yellow = turn.get("may_lay_yellow") is not False
+        self._may_upgrade = turn.get("may_upgrade") is not False
+        extra = turn.get("extra_cost")
+        self._extra_cost = extra if isinstance(extra, int) else 0
+        """1867: the second lay of a turn costs $20."""
         self._colors = tuple(Color(c) for c in game.phase.tiles)
         self._rules = track_rules(game)
         board: object = game.board
@@ -182,7 +194,7 @@ class TrackOptions:
         """True when some tile fits ``hex_id`` (stops at the first one found)."""
         if hex_id in self._cache:
             return bool(self._cache[hex_id])
-        if hex_id not in self._reach or hex_id in self._blocked:
+        if hex_id not in self._reach or hex_id in self._blocked or not self._turn_open(hex_id):
             return False
         if not self._lite and any(b != self._corp for b in self._map.hex(hex_id).blockers):
             return False
@@ -200,7 +212,7 @@ class TrackOptions:
             color = entry.tile.color
             if not only and color in COLOR_ORDER and COLOR_ORDER.index(color) != old_index + 1:
                 continue
-            if self.left(name) <= 0:
+            if self.left(name) <= 0 or not self._kind_open(entry.tile):
                 continue
             try:
                 rotations = _legal_rotations(self._map, st, entry.tile, self._rules, edges,
@@ -217,7 +229,7 @@ class TrackOptions:
         if hex_id in self._cache:
             return self._cache[hex_id]
         out: dict[str, tuple[int, ...]] = {}
-        if hex_id in self._reach and hex_id not in self._blocked:
+        if hex_id in self._reach and hex_id not in self._blocked and self._turn_open(hex_id):
             reach = self._reach[hex_id]
             if any(b != self._corp for b in self._map.hex(hex_id).blockers) and not self._lite:
                 out = {}
@@ -227,11 +239,21 @@ class TrackOptions:
                                                reach if reach or not self._lite else None)
                 except Exception:  # noqa: BLE001 - offer nothing rather than crash the view
                     out = {}
-            out = {n: r for n, r in out.items() if self.left(n) > 0}
+            out = {n: r for n, r in out.items()
+                   if self.left(n) > 0 and self._kind_open(self.tile(n))}
             if self._lite:
                 out = self._new_track_only(hex_id, out)
         self._cache[hex_id] = out
         return out
+
+    def _turn_open(self, hex_id: str) -> bool:
+        """The engine leaves ``hex_id`` open to this lay of the turn."""
+        return self._turn_hexes is None or hex_id in self._turn_hexes
+
+    def _kind_open(self, tile: TileDef) -> bool:
+        """A yellow lay or an upgrade, whichever this lay of the turn may be (1867: the
+        second lay is yellow only)."""
+        return self._may_yellow if tile.color == Color.YELLOW else self._may_upgrade
 
     def _new_track_only(self, hex_id: str, out: dict[str, tuple[int, ...]]
                         ) -> dict[str, tuple[int, ...]]:
@@ -287,18 +309,19 @@ class TrackOptions:
         return sum(u.cost for u in self._map.hex(hex_id).tile.upgrades)
 
     def cost(self, hex_id: str, name: str, rotation: int) -> int:
-        """Terrain and river cost of laying ``name`` at ``rotation`` (before extra-lay fees)."""
+        """Terrain and river cost of laying ``name`` at ``rotation``, and the fee of a
+        further lay in the turn (1867: $20)."""
         try:
             lay = upgrades.lay_cost(self._map, hex_id, self.tile(name), rotation, self._rules)
         except Exception:  # noqa: BLE001 - a cost is informative only
-            return self.terrain_cost(hex_id)
+            return self.terrain_cost(hex_id) + self._extra_cost
         paid: set[tuple[str, int]] = set()
         if self._lite:
             board = self._game.board
             assert board is not None
             paid = set(board.paid_borders)
         rivers = sum(b.cost for b in lay.borders if (b.hex, b.edge) not in paid)
-        return sum(u.cost for u in lay.terrain) + rivers
+        return sum(u.cost for u in lay.terrain) + rivers + self._extra_cost
 
     def tray(self, hex_id: str | None) -> list[TileChoice]:
         """Every tile of the phase colours, usable on ``hex_id`` or greyed with a reason."""
@@ -310,10 +333,13 @@ class TrackOptions:
                 continue
             left = self.left(name)
             rots = legal.get(name, ())
-            if hex_id is None and left > 0:
+            if hex_id is None and left > 0 and self._kind_open(tile):
                 rots = (0,)  # checked when dropped on a hex
             if left <= 0:
                 reason = "none left"
+            elif not self._kind_open(tile):
+                reason = ("no upgrade on this lay of the turn" if tile.color != Color.YELLOW
+                          else "no yellow tile on this lay of the turn")
             elif not rots:
                 reason = f"does not fit {hex_id}"
             else:
