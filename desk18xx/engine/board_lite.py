@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from desk18xx.engine.map.hexgrid import neighbour_id, opposite
 from desk18xx.engine.map.tiles import Geometry, geometry, paths_kept
@@ -514,7 +515,7 @@ class Board:
 
     def _state_key(self) -> tuple[int, tuple[tuple[str | None, ...], ...]]:
         """What the reachability walks depend on: lays and every token slot."""
-        return (self.lays, tuple(tuple(c[2]) for c in self._cities()))
+        return (self.lays, tuple(map(tuple, map(itemgetter(2), self._cities()))))
 
     def _cached(self, cache_key: str, key: object) -> tuple[set[tuple[str, int]],
                                                            dict[str, set[int]]] | None:
