@@ -191,8 +191,13 @@ class G1867(Game):
         """Corporations over the train limit, in game order."""
         limits = self.phase.train_limit
         minor, major = limits["minor"], limits["major"]
+        low = min(minor, major)
+        # asked before every step is offered: first the cheap test most companies fail
+        over = [(cid, corp) for cid, corp in self.corps.items() if len(corp.trains) > low]
+        if not over:
+            return []
         minor_kind = CorpKind.MINOR
-        return [cid for cid, corp in self.corps.items()
+        return [cid for cid, corp in over
                 if len(corp.trains) > (minor if corp.kind is minor_kind else major)
                 and not corp.closed and corp.kind is not CorpKind.NATIONAL]
 
