@@ -55,6 +55,8 @@ def test_attach_the_grain_train_by_its_button(qtbot, show_window, tmp_path: Path
     assert "Attach the grain train to the 2P-train" in labels
     assert "Run without the grain train" in labels
     assert not any(lab in ("0", "None") for lab in labels)  # no bare indices
+    hint = window.action_panel.choice("Attach the grain train to the 2P-train").hint
+    assert hint.startswith("best run with this choice: $")
     # the route builder offers the trains that run, not the grain train
     assert [r.name for r in window.controller.routes] == ["2P"]
 
@@ -72,8 +74,8 @@ def test_attach_the_grain_train_by_its_button(qtbot, show_window, tmp_path: Path
     assert game.legal_actions().step == "RouteStep"
 
 
-def test_the_proposal_waits_for_the_attachment_and_uses_it(
-        qtbot, show_window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_proposal_waits_for_the_attachment_and_uses_it(  # type: ignore[no-untyped-def]
+        qtbot, show_window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No route is proposed while the grain train may still be attached; once it is,
     the proposal runs the 2P with it and shows what the engine pays for that run."""
     from desk18xx.engine.optimizer import best_routes, engine_revenues
@@ -93,3 +95,30 @@ def test_the_proposal_waits_for_the_attachment_and_uses_it(
     assert engine_revenues(game, "GTP", list(expected.routes)) == [
         r.revenue for r in expected.routes]
     assert f"Revenue ${expected.revenue}" in controller.route_label.text()
+
+
+def test_each_pullman_choice_shows_its_best_run() -> None:
+    """ERS GT (2P, 5 and the Pullman, live action 681): the best run with each choice,
+    as the optimizer finds it once that choice is made."""
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.engine.game import GameSetup
+    from desk18xx.engine.optimizer import best_routes
+    from desk18xx.io.import_18xxgames import load_export
+    from desk18xx.titles.g1822ca.game import G1822CA
+    from desk18xx.ui.models.routes import attachment_runs
+
+    imported = load_export(FIXTURES / "1822CAERS" / "1822CAERS_game_end_bank.json")
+    game = G1822CA(GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                             imported.seed, ("compat_18xxgames",)))
+    game.loading = True
+    for raw in imported.actions[:681]:
+        game.process(action_from_dict(raw))
+    game.loading = False
+    runs = attachment_runs(game, "GT", budget=60.0)
+    assert set(runs) == {"None", "0", "1"}
+    for choice, (value, complete) in runs.items():
+        after = game.copy()
+        after.process(Choose(entity="GT", entity_type="corporation", choice=choice))
+        best = best_routes(after, "GT")
+        assert complete and value == best.revenue + best.subsidy
+    assert runs["None"][0] < runs["1"][0]  # the Pullman earns on the 5-train

@@ -408,13 +408,35 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
         named = legal.details.get("choice_labels")  # e.g. 1822CA's Pullman: train names
         text = named.get(move.choice) if isinstance(named, dict) else None
         return Choice(str(text) if text else choice_label(move.choice), _fixed(move),
-                      step_name(legal.step or "") or "Choose")
+                      step_name(legal.step or "") or "Choose",
+                      hint=_attachment_hint(game, entity, move.choice) if text else "")
     if isinstance(move, RunRoutes):
         total = sum(r.revenue or 0 for r in move.routes)
         trains = ", ".join(r.train for r in move.routes) or "no trains"
         return Choice(f"Run {trains}" + (f" for ${total}" if total else ""), _fixed(move),
                       "Run trains", hint="the engine's suggested routes")
     return Choice(label, _fixed(move), group)
+
+
+_ATTACH_RUNS: list[object] = [None, -1, {}]
+"""Memo of :func:`_attachment_hint`: game, actions applied, runs per choice."""
+
+
+def _attachment_hint(game: Game, entity: str, choice: str) -> str:
+    """The best run found with this attachment choice, and whether it is the best."""
+    from desk18xx.ui.models.routes import attachment_runs
+
+    if _ATTACH_RUNS[0] is not game or _ATTACH_RUNS[1] != game.actions_applied:
+        _ATTACH_RUNS[:] = [game, game.actions_applied, attachment_runs(game, entity)]
+    runs = _ATTACH_RUNS[2]
+    assert isinstance(runs, dict)
+    if choice not in runs:
+        return ""
+    value, complete = runs[choice]
+    top = max(v for v, _done in runs.values())
+    found = "best run" if complete else "best run found so far"
+    return f"{found} with this choice: ${value}" + (
+        " (the most of these choices)" if value == top else "")
 
 
 def _price_of(move: Bid | BuyCompany) -> Callable[[Value], Action]:

@@ -9,6 +9,7 @@ computes the real revenue when it is submitted.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -269,6 +270,50 @@ def best(game: Game, corp: str, cancel: Callable[[], bool] | None = None,
                     stops.append(h)
         tr.stops = stops
     return out, solution.revenue, solution.complete
+
+
+ATTACH_BUDGET = 0.5
+"""CPU seconds :func:`attachment_runs` may spend on the GUI thread."""
+
+
+def attachment_runs(game: Game, corp: str, budget: float = ATTACH_BUDGET
+                    ) -> dict[str, tuple[int, bool]]:
+    """For each attachment choice open to ``corp`` now (1822CA's Pullman, then its
+    grain train; ``choose`` values), the best run found once it is made: revenue plus
+    mail, and whether the search finished in ``budget`` CPU seconds.  A Pullman
+    choice counts the best grain-train choice after it.  Empty for other titles or
+    when the optimizer cannot price the position.
+    """
+    from desk18xx.engine.actions import Choose
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.engine.optimizer import Unsupported, best_routes
+
+    labels = getattr(game, "attach_labels", None)
+    if not callable(labels):
+        return {}
+    deadline = time.process_time() + budget
+
+    def late() -> bool:
+        return time.process_time() > deadline
+
+    def after(g: Game, choice: str) -> Game:
+        out = g.copy()
+        out.process(Choose(entity=corp, entity_type="corporation", choice=choice))
+        return out
+
+    def best_of(g: Game) -> tuple[int, bool]:
+        ask = getattr(g, "attach_labels", None)
+        more = ask(corp) if callable(ask) else {}
+        if more:
+            runs = [best_of(after(g, c)) for c in more]
+            return max(r[0] for r in runs), all(r[1] for r in runs)
+        sol = best_routes(g, corp, cancel=late, verify=False)
+        return sol.revenue + sol.subsidy, sol.complete
+
+    try:
+        return {c: best_of(after(game, c)) for c in labels(corp)}
+    except (Unsupported, IllegalAction, KeyError, ValueError, AssertionError):
+        return {}
 
 
 def trains_of(game: Game, corp: str) -> list[TrainRoute]:
