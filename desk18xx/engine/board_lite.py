@@ -660,7 +660,18 @@ class Board:
             # the other rows read the same token slots (equal lists); the lay renews its own
             trial._walk_rows = (self.lays, list(rows[1]))
         trial.lay(hex_id, tile, tile_id, rotation)
-        starts = list(dict.fromkeys(trial._token_nodes(corp)))
+        # the trial's token nodes, in board order (as ``trial._token_nodes``; the
+        # lay moves tokens on ``hex_id`` only, and keeps the hex's place)
+        nodes: list[tuple[str, int]] = []
+        for h, c, _s in self.corp_tokens(corp):
+            if h != hex_id:
+                nodes.append((h, self.placed[h].city_nodes[c]))
+            elif not any(n[0] == hex_id for n in nodes):
+                city_nodes = trial.placed[hex_id].city_nodes
+                nodes.extend((hex_id, city_nodes[ci])
+                             for ci, slots in enumerate(trial.tokens[hex_id])
+                             for held in slots if held == corp)
+        starts = list(dict.fromkeys(nodes))
         index = _hex_index(self.hexdefs)
         base = index[hex_id] * 32
         wanted = frozenset(base + p for p in paths)
