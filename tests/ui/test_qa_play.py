@@ -295,3 +295,46 @@ def test_1867_second_lay_offers_yellow_only_elsewhere_at_20(
     cash = session.game.cash[legal.entity]
     window.controller.confirm()
     assert session.game.cash[legal.entity] == cash - track.cost(hex_id, name, rotation)
+
+
+@pytest.mark.parametrize(("title", "seed"), [("1822CA-ERS", 7), ("1867", 11)])
+def test_every_lay_the_map_offers_is_accepted(title: str, seed: int) -> None:
+    """What the map highlights, the engine accepts: 1822CA offered minors brown tiles
+    (RB 5.7.9), tiles the company could not pay, and lays after its last one; 1867
+    offered upgrades and the same hex on the second lay."""
+    from desk18xx.engine.actions import LayTile
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.ui.models.tracks import TrackOptions
+
+    session = GameSession()
+    session.new_game(GameSetup(title, PLAYERS[:3], seed=seed))
+    rng = random.Random(seed)
+    checked = refused = 0
+    for _ in range(1500):
+        game = session.game
+        if game.finished or checked >= 40:
+            break
+        legal = game.legal_actions()
+        if legal.step in ("Track", "TrackStep") and legal.entity in game.corps \
+                and rng.random() < 0.3:
+            track = TrackOptions(game, legal.entity, legal.details)
+            lays = [(h, name, rotation) for h in track.hexes()
+                    for name, rotations in track.legal(h).items() for rotation in rotations]
+            for hex_id, name, rotation in rng.sample(lays, min(3, len(lays))):
+                tile = track.copy_id(name)
+                assert tile is not None
+                try:
+                    game.copy().process(LayTile(
+                        entity=legal.entity, entity_type="corporation", hex=hex_id,
+                        tile=tile, rotation=rotation))
+                except IllegalAction as refusal:
+                    refused += 1
+                    print(legal.entity, hex_id, name, rotation, refusal)
+                checked += 1
+        moves = game.legal_moves(rng)
+        buys = [m for m in moves if m.type == "buy_train"]
+        lays_ = [m for m in moves if m.type == "lay_tile"]
+        session.submit(rng.choice(buys) if buys and rng.random() < 0.8 else
+                       rng.choice(lays_) if lays_ and rng.random() < 0.8 else rng.choice(moves))
+    assert checked >= 20, checked
+    assert refused == 0

@@ -168,6 +168,16 @@ class TrackOptions:
         extra = turn.get("extra_cost")
         self._extra_cost = extra if isinstance(extra, int) else 0
         """1867: the second lay of a turn costs $20."""
+        laid = turn.get("laid_hexes")
+        self._laid = frozenset(str(h) for h in laid) if isinstance(laid, list) else frozenset()
+        """1822CA: hexes laid earlier in the turn (no second tile there)."""
+        no_colors = turn.get("no_colors")
+        self._no_colors = frozenset(str(c) for c in no_colors) \
+            if isinstance(no_colors, list) else frozenset()
+        """1822CA: colours the company never lays (minors: brown and grey)."""
+        cash = turn.get("cash")
+        self._cash = cash if isinstance(cash, int) else None
+        """What the company can pay for a lay, when the engine says."""
         self._colors = tuple(Color(c) for c in game.phase.tiles)
         self._rules = track_rules(game)
         board: object = game.board
@@ -241,6 +251,9 @@ class TrackOptions:
                     out = {}
             out = {n: r for n, r in out.items()
                    if self.left(n) > 0 and self._kind_open(self.tile(n))}
+            if self._cash is not None:
+                out = {n: kept for n, r in out.items()
+                       if (kept := self._affordable(hex_id, n, r))}
             if self._lite:
                 out = self._new_track_only(hex_id, out)
         self._cache[hex_id] = out
@@ -248,12 +261,27 @@ class TrackOptions:
 
     def _turn_open(self, hex_id: str) -> bool:
         """The engine leaves ``hex_id`` open to this lay of the turn."""
+        if hex_id in self._laid:
+            return False
+        if self._cash is not None and self.terrain_cost(hex_id) > self._cash:
+            return False
         return self._turn_hexes is None or hex_id in self._turn_hexes
 
     def _kind_open(self, tile: TileDef) -> bool:
         """A yellow lay or an upgrade, whichever this lay of the turn may be (1867: the
         second lay is yellow only)."""
+        if tile.color.value in self._no_colors:
+            return False
         return self._may_yellow if tile.color == Color.YELLOW else self._may_upgrade
+
+    def _affordable(self, hex_id: str, name: str, rotations: tuple[int, ...]
+                    ) -> tuple[int, ...]:
+        """Those of ``rotations`` the company can pay for (all when the engine does not
+        say what it can pay)."""
+        cash = self._cash
+        if cash is None:
+            return rotations
+        return tuple(r for r in rotations if self.cost(hex_id, name, r) <= cash)
 
     def _new_track_only(self, hex_id: str, out: dict[str, tuple[int, ...]]
                         ) -> dict[str, tuple[int, ...]]:
@@ -337,6 +365,8 @@ class TrackOptions:
                 rots = (0,)  # checked when dropped on a hex
             if left <= 0:
                 reason = "none left"
+            elif tile.color.value in self._no_colors:
+                reason = f"this company never lays {tile.color.value} tiles"
             elif not self._kind_open(tile):
                 reason = ("no upgrade on this lay of the turn" if tile.color != Color.YELLOW
                           else "no yellow tile on this lay of the turn")

@@ -272,6 +272,19 @@ class TrackStep(OrStep):
             return None
         return (True, True) if orr.num_laid_track == 0 else None
 
+    def details(self, game: Game, entity: str) -> dict[str, Any]:
+        """What the next lay may be, for the map: yellow and/or an upgrade, never on a
+        hex laid this turn, no brown or grey for a minor (RB 5.7.9), within the cash."""
+        if not self.is_current(entity):
+            return {}
+        gm = g(game)
+        opts = self.lay_options(game)
+        return {"may_lay_yellow": opts is not None and opts[0],
+                "may_upgrade": opts is not None and opts[1],
+                "laid_hexes": list(self.orr().laid_hexes),
+                "no_colors": ["brown", "gray"] if gm.is_minor(entity) else [],
+                "cash": gm.cash.get(entity, 0)}
+
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         gm = g(game)
         if entity == R.TOKEN_SWAP:
