@@ -338,3 +338,11 @@ def test_every_lay_the_map_offers_is_accepted(title: str, seed: int) -> None:
                        rng.choice(lays_) if lays_ and rng.random() < 0.8 else rng.choice(moves))
     assert checked >= 20, checked
     assert refused == 0
+
+
+def test_a_negative_value_reads_minus_dollars() -> None:
+    """The Players table wrote a player deep in debt as "$-55781" (the panel: "-$…")."""
+    from desk18xx.ui.models.tables import money
+
+    assert money(-55781) == "-$55781"
+    assert money(0) == "$0" and money(120) == "$120"

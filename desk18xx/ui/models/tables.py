@@ -131,6 +131,11 @@ CORP_HEADERS = ("Company", "Owner", "Price", "Cash", "Trains", "Tokens", "Treasu
 BANK_HEADERS = ("Item", "Value")
 
 
+def money(value: int) -> str:
+    """``$120``, or ``-$40`` below zero (a player in debt; not ``$-40``)."""
+    return f"-${-value}" if value < 0 else f"${value}"
+
+
 def player_rows(game: Game, acting: str | None = None) -> list[Row]:
     """Cash, certificates against the limit, privates, holdings and value per player."""
     # FIXME: read declared Game attributes once the base class has them.
@@ -148,8 +153,8 @@ def player_rows(game: Game, acting: str | None = None) -> list[Row]:
                 holdings.append(f"{cid}{pres} {pct}%")
         certs = f"{game.num_certs(p.id)}/{limit}" if limit else str(game.num_certs(p.id))
         debt = debts.get(p.id, 0) if isinstance(debts, dict) else 0
-        out.append(Row((p.name, f"${game.cash.get(p.id, 0)}", certs,
-                        f"${game.player_value(p.id)}", f"${debt}" if debt else "", privates,
+        out.append(Row((p.name, money(game.cash.get(p.id, 0)), certs,
+                        money(game.player_value(p.id)), f"${debt}" if debt else "", privates,
                         ", ".join(holdings)),
                        background="#ffe680" if p.id == acting else None,
                        tooltip=", ".join(holdings)))
