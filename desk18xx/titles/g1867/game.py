@@ -6,6 +6,7 @@ Rule comments cite the summary card (``seeds/1867-summary-card.txt``) and
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from desk18xx.engine.board_lite import NEUTRAL, Board
@@ -33,6 +34,9 @@ from desk18xx.titles.g1867.events import EVENTS, Event
 from desk18xx.titles.g1867.rules import RulesConfig
 
 NATIONAL = "CN"
+
+
+_TRAINS = attrgetter("trains")
 
 
 class G1867(Game):
@@ -191,13 +195,11 @@ class G1867(Game):
         """Corporations over the train limit, in game order."""
         limits = self.phase.train_limit
         minor, major = limits["minor"], limits["major"]
-        low = min(minor, major)
-        # asked before every step is offered: first the cheap test most companies fail
-        over = [(cid, corp) for cid, corp in self.corps.items() if len(corp.trains) > low]
-        if not over:
+        # asked before every step is offered: first a test at C speed, mostly false
+        if max(map(len, map(_TRAINS, self.corps.values())), default=0) <= min(minor, major):
             return []
         minor_kind = CorpKind.MINOR
-        return [cid for cid, corp in over
+        return [cid for cid, corp in self.corps.items()
                 if len(corp.trains) > (minor if corp.kind is minor_kind else major)
                 and not corp.closed and corp.kind is not CorpKind.NATIONAL]
 
