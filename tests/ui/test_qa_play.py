@@ -346,3 +346,30 @@ def test_a_negative_value_reads_minus_dollars() -> None:
 
     assert money(-55781) == "-$55781"
     assert money(0) == "$0" and money(120) == "$120"
+
+
+def test_deleting_main_line_moves_asks_first(
+        show_window, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Study > Delete from here removed the game from the selected move on, main line
+    included, without a question; nothing brings it back (the autosave follows)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    rng = random.Random(1)
+    for _ in range(12):
+        session.submit(rng.choice(session.game.legal_moves(rng)))
+    dock = window.study_tree
+    assert dock is not None
+    node = session.tree.main_line()[4]
+    asked: list[str] = []
+    answer = [QMessageBox.StandardButton.No]
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(
+        lambda _parent, _title, text, *_a: asked.append(text) or answer[0]))
+    dock._ask_delete(node)
+    assert len(asked) == 1 and "main line" in asked[0] and "cannot be undone" in asked[0]
+    assert len(session.actions()) == 12 and node in session.tree
+    answer[0] = QMessageBox.StandardButton.Yes
+    assert dock._ask_delete(node)
+    assert node not in session.tree and len(session.actions()) < 12

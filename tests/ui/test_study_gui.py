@@ -209,7 +209,7 @@ def test_export_this_line_as_a_game(window: MainWindow, tmp_path: Path) -> None:
 def test_study_menu_lists_the_commands(window: MainWindow) -> None:
     window._fill_study_menu()
     texts = [a.text() for a in window.study_menu.actions() if not a.isSeparator()]
-    for wanted in ("Name branch…", "Note…", "Promote to main line", "Delete from here",
+    for wanted in ("Name branch…", "Note…", "Promote to main line", "Delete from here…",
                    "Mark good (!)", "Mark mistake (?)", "Mark interesting (!?)"):
         assert wanted in texts
     assert window.export_line_action in window.study_menu.actions()
@@ -312,7 +312,11 @@ def test_tree_dock_commands_and_keys_work_in_the_window(
     actions["Promote to main line"].trigger()
     assert session.tree.main_line()[:2] == [first[0], alt]
     assert not dock.item_for(alt).font(0).italic()  # type: ignore[union-attr]
-    actions["Delete from here"].trigger()
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
+    actions["Delete from here…"].trigger()
     assert alt not in session.tree and dock.item_for(alt) is None
     assert session.tree.current is first[0] and len(session.actions()) == 1
     assert first[2] in session.tree

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QInputDialog,
     QMenu,
+    QMessageBox,
     QTreeWidget,
     QTreeWidgetItem,
     QWidget,
@@ -339,7 +340,7 @@ class StudyTreeDock(QDockWidget):
             *[(f"Mark {m.value} ({m.symbol})", lambda _=False, m=m: self._mark(m))
               for m in Mark],
             ("Promote to main line", lambda: self._with_selected(self.study.promote)),
-            ("Delete from here", lambda: self._with_selected(self.study.delete)),
+            ("Delete from here…", lambda: self._with_selected(self._ask_delete)),
             ("Compare: set as A", lambda: self._with_selected(
                 lambda node: self.study.set_compare(0, node))),
             ("Compare: set as B", lambda: self._with_selected(
@@ -364,8 +365,24 @@ class StudyTreeDock(QDockWidget):
 
     def _with_selected(self, apply: Any) -> None:
         node = self.selected_node()
-        if node is not None and not (node.is_root and apply == self.study.delete):
+        if node is not None and not (node.is_root and apply == self._ask_delete):
             apply(node)
+
+    def _ask_delete(self, node: Node) -> bool:
+        """Delete ``node`` and what follows once the player agrees: nothing brings the
+        moves back (the autosave follows), and on the main line they are the game."""
+        count = sum(1 for _ in node.walk())
+        where = "of the main line — the game itself — " if node.is_main_line else ""
+        answer = QMessageBox.question(
+            self, "Delete moves",
+            f"Delete move {node.depth} and everything after it {where}"
+            f"({count} move{'' if count == 1 else 's'})? This cannot be undone.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self.study.delete(node)
+        return True
 
     def _mark(self, mark: Mark) -> None:
         self._with_selected(lambda node: self.study.toggle_mark(node, mark))
