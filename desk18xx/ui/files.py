@@ -370,8 +370,9 @@ class FileActions(QObject):
                       notes=known.notes if known is not None else None)  # yours, not theirs
         except (OSError, ValueError) as error:
             self._status(f"Could not keep a copy of this game: {error}")
-        self._status(f"{move.history.message()} Changes since your last action are "
-                     "outlined in orange on the map (Esc hides them).")
+        outlined = " Changes since your last action are outlined in orange on the map " \
+            "(Esc hides them)." if move.changed_hexes or move.route_hexes else ""
+        self._status(f"{move.history.message()}{outlined}")
         self.what_happened.emit(list(move.changed_hexes), list(move.route_hexes))
         return move
 

@@ -128,6 +128,8 @@ def test_two_players_exchange_moves_through_the_menus(
     move = bob_files.open_email_move(str(sent.path), confirm=False)
     assert move is not None and move.history.kind is History.EXTENDS
     assert len(bob.actions()) == 1 and not warnings
+    status = bob_files.window.statusBar().currentMessage()
+    assert status == "1 new action."  # an auction bid: nothing on the map to outline
     view = ReceivedMoveDialog(move, {"1": "Ann", "2": "Bob", "3": "Cy"})
     qtbot.addWidget(view)
     assert len(view.highlighted()) == 1 and "Ann" in view.highlighted()[0]
