@@ -128,6 +128,8 @@ class FileActions(QObject):
                                               self.save_for_email)
         self.email_open_action = self._action("Open e-mail &move…", QKeySequence("Ctrl+M"),
                                               self.open_email_move)
+        self.email_me_action = self._action("E-mail game: I &play as…", None,
+                                            self.choose_me)
         self.import_action = self._action("&Import from 18xx.games…", None,
                                           self.import_export)
         self.export_action = self._action("E&xport to 18xx.games…", None, self.export_18xx)
@@ -153,7 +155,8 @@ class FileActions(QObject):
     def actions(self) -> list[QAction]:
         """The menu entries, in menu order."""
         return [self.save_action, self.save_as_action, self.email_save_action,
-                self.email_open_action, self.import_action, self.export_action]
+                self.email_open_action, self.email_me_action, self.import_action,
+                self.export_action]
 
     def install(self, menu: QMenu, before: QAction | None = None) -> None:
         """Add the entries to `menu` (before `before`, e.g. Quit), with separators."""
@@ -275,24 +278,46 @@ class FileActions(QObject):
         """Where your own copies of e-mail games are kept."""
         return self.data / PBEM_FOLDER
 
-    def _me(self, header: SaveHeader, ask: bool = True) -> str | None:
+    def _me(self, header: SaveHeader, ask: bool = True, default: str | None = None,
+            again: bool = False) -> str | None:
         from desk18xx.io.pbem import game_identity
 
         key = f"pbem/{game_identity(header)}"
         stored = self._settings().value(key)
         ids = [p.id for p in header.players]
-        if isinstance(stored, str) and stored in ids:
+        if isinstance(stored, str) and stored in ids and not again:
             return stored
         if not ask:
             return None
         names = [p.name for p in header.players]
+        first = ids.index(default) if default in ids else 0
         name, ok = QInputDialog.getItem(self.window, "Play by e-mail",
-                                        "Which player are you in this game?", names, 0, False)
+                                        "Which player are you in this game?", names, first,
+                                        False)
         if not ok:
             return None
         me = ids[names.index(name)]
         self._settings().setValue(key, me)
         return me
+
+    def choose_me(self) -> str | None:
+        """Ask again which player you are in this e-mail game (a wrong first answer
+        would mark the wrong actions as yours in every move received)."""
+        header = self._header()
+        if header is None:
+            return None
+        return self._me(header, default=self.current_player() or self._last_actor(),
+                        again=True)
+
+    def _last_actor(self) -> str | None:
+        """The file id of the player behind the last action (who saves for e-mail)."""
+        from desk18xx.io.transfer import controller, header_player
+
+        actions = self.session.actions()
+        if not actions or not self.session.has_game:
+            return None
+        game = self.session.game
+        return header_player(game, controller(game, actions[-1].entity))
 
     def current_player(self) -> str | None:
         """Which player you are in the open game, if it is an e-mail game you told."""
@@ -323,7 +348,8 @@ class FileActions(QObject):
         raw = self.session.line.raw
         digest = digest_of(self.session.game)
         try:
-            mail = save_for_email(folder, header, raw, digest, sender=self._me(header))
+            mail = save_for_email(folder, header, raw, digest,
+                                  sender=self._me(header, default=self._last_actor()))
             self.pbem_folder().mkdir(parents=True, exist_ok=True)
             save_game(local_copy(self.pbem_folder(), header), header, raw, digest)
         except (OSError, ValueError) as error:

@@ -373,3 +373,29 @@ def test_deleting_main_line_moves_asks_first(
     answer[0] = QMessageBox.StandardButton.Yes
     assert dock._ask_delete(node)
     assert node not in session.tree and len(session.actions()) < 12
+
+
+def test_the_e_mail_player_is_offered_as_the_last_mover_and_can_be_changed(
+        show_window, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """"Which player are you?" always offered the first player, and a wrong answer
+    stayed for good: every received move then marked the wrong actions as yours."""
+    from PySide6.QtWidgets import QInputDialog
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    session.submit(session.game.legal_moves(random.Random(0))[0])  # Alice
+    _choose(session, "Pass")  # Bob
+    offered: list[int] = []
+    picks = iter(["Bob", "Carol"])
+
+    def get_item(_parent, _title, _label, names, current, _editable):  # type: ignore[no-untyped-def]
+        offered.append(current)
+        return next(picks), True
+
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
+    assert window.files.save_for_email(str(tmp_path)) is not None
+    assert offered == [1] and window.files.current_player() == "2"  # Bob moved last
+    assert window.files.email_me_action in window.files.actions()
+    window.files.email_me_action.trigger()
+    assert offered == [1, 1] and window.files.current_player() == "3"
