@@ -399,3 +399,24 @@ def test_the_e_mail_player_is_offered_as_the_last_mover_and_can_be_changed(
     assert window.files.email_me_action in window.files.actions()
     window.files.email_me_action.trigger()
     assert offered == [1, 1] and window.files.current_player() == "3"
+
+
+def test_1867_pass_after_a_sale_ends_the_turn(show_window) -> None:  # type: ignore[no-untyped-def]
+    """After a sale or a purchase a 1867 pass only ends the turn; it said "Pass"."""
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    rng = random.Random(11)
+    for _ in range(3000):
+        game = session.game
+        legal = game.legal_actions()
+        if legal.step == "BuySellParShares" and legal.details.get("acted_this_turn"):
+            break
+        moves = game.legal_moves(rng)
+        buys = [m for m in moves if m.type == "buy_train"]
+        session.submit(rng.choice(buys) if buys and rng.random() < 0.8 else rng.choice(moves))
+    else:
+        raise AssertionError("no stock turn with a second decision came up")
+    assert session.actions()[-1].entity == legal.entity  # the same player acts again
+    labels = window.action_panel.choice_labels()
+    assert "End my turn" in labels and "Pass" not in labels

@@ -516,7 +516,9 @@ class BuySellParShares(Step):
                     "min_bid": max(self.bids.values()) + INCREMENT,
                     "max_bid": game.cash[entity]}
         gm = g(game)
-        out: dict[str, Any] = {"cert_limit": gm.cert_limit}
+        # a pass after a sale or a purchase ends the turn, not the round for the player
+        out: dict[str, Any] = {"cert_limit": gm.cert_limit,
+                               "acted_this_turn": bool(self.current_actions)}
         legal = self.legal(game, entity)
         if BuyShares in legal:
             out["buyable"] = sorted(s.id for s in gm.shares.values()
