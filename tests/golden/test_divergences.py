@@ -214,3 +214,25 @@ def test_d31_an_exported_first_8_nationalises_a_trainless_last_operator() -> Non
     assert not game.corps["CPR"].floated
     assert game.trainless_major == ["CNR", "GTR"]
     assert card.corps["CPR"].floated and "CPR" in card.trainless_major
+
+
+def test_d37_the_destination_token_is_not_deferred_in_live_play() -> None:
+    """D37: GT's home reaches AF12. 18xx.games refuses the pass in live play (the
+    reference replaying the game strictly) and accepts it when it reloads a game;
+    RB 5.8.3 says the token cannot be deferred. Random play places it."""
+    from desk18xx.titles.g1822ca.game import G1822CA
+
+    game, probe = _load("d37_1822ca_destination_not_deferred")
+    assert isinstance(game, G1822CA)
+    assert not probe["reference_legal"]
+    assert game.destination_connected("GT")
+    skip = action_from_dict(probe["action"])
+    game.loading = True
+    assert game.why_illegal(skip) is None  # a reloaded game, as the reference
+    game.loading = False
+    why = game.why_illegal(skip)
+    assert why is not None and "destination" in why
+    moves = game.legal_moves(random.Random(0))
+    assert [m.type for m in moves] == ["hex_token"]
+    game.process(moves[0])
+    assert "GT" in game.destinated

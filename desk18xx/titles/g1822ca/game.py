@@ -18,6 +18,7 @@ from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.data import TitleData, load_title
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup, PhaseDef
+from desk18xx.engine.ids import HexId
 from desk18xx.engine.map.board import Board, HexState
 from desk18xx.engine.map.upgrades import TrackRules
 from desk18xx.engine.market import Market
@@ -827,6 +828,31 @@ class G1822CA(Game):
             if edges & set(d.exits):
                 return i
         return 0
+
+    def destination_connected(self, corp: str) -> list[int]:
+        """Cities of ``corp``'s destination hex that the walk from its home token
+        reaches (18xx G1822CA ``destination_node_check?``; for ICR any Quebec city
+        on its destination exits)."""
+        from desk18xx.engine.map.graph import graph_for
+
+        d = self.corp_defs[corp].destination
+        home = self.corps[corp].tokens[0] if self.corps[corp].tokens else None
+        if d is None or home is None or home.hex is None or home.city is None:
+            return []
+        board = self.map
+        st = board.hex(d.hex)
+        cities = [i for i, edges in enumerate(st.geo.city_edges())
+                  if d.exits and edges & set(d.exits)] or [self.destination_city(corp, d.hex)]
+        # the charter's city number may be stale after an upgrade merged cities
+        at = board.hex(home.hex)
+        city = next((c for c in range(len(at.tokens)) if any(
+            t.corp == corp and t.kind == "normal" for t in at.city_tokens(c))), None)
+        if city is None:
+            return []
+        start = (HexId(home.hex), at.geo.city_nodes[city])
+        walk = graph_for(board)._walk(corp, [start], frozenset())
+        assert walk is not None
+        return [c for c in cities if (d.hex, st.geo.city_nodes[c]) in walk.nodes]
 
     def place_destination(self, corp: str, hex_id: str, city: int | None) -> None:
         """The destination token, free, in an extra slot if needed (RB 5.8.6)."""

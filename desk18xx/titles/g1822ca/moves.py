@@ -24,6 +24,7 @@ from desk18xx.engine.actions import (
     ChooseAbility,
     DiscardTrain,
     Dividend,
+    HexToken,
     LayTile,
     Merge,
     Par,
@@ -168,7 +169,17 @@ def _step_offers(game: G1822CA, step: Step, entity: str, rng: random.Random,
             # RB 5.17.13: not a hex laid or upgraded earlier in the turn
             out.extend(_tile_lays(game, entity, rng, (True, True), step.orr().laid_hexes))
         case DestinationToken():
-            out.append(Pass(entity=entity, entity_type=kind))
+            # RB 5.8.3: once connected the token goes down (not deferred)
+            connected = game.destination_connected(entity)
+            dest = game.corp_defs[entity].destination
+            if not connected or dest is None:
+                out.append(Pass(entity=entity, entity_type=kind))
+            elif len(connected) == 1:
+                out = [HexToken(entity=entity, entity_type=kind, hex=dest.hex,
+                                token_type="destination")]
+            else:
+                out = [PlaceToken(entity=entity, entity_type=kind,
+                                  city=game.map.city_id(dest.hex, c)) for c in connected]
         case TokenStep():
             out.extend(_tokens(game, entity))
         case RouteStep():

@@ -370,6 +370,18 @@ class DestinationToken(OrStep):
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
         corp = self.corp()
+        # RB 5.8.3: placed at the first connection, never deferred; 18xx
+        # G1822::Step::DestinationToken checks both in live play only (``loading``)
+        live = not game.loading
+        if live and isinstance(action, (HexToken, PlaceToken, Pass)):
+            connected = gm.destination_connected(corp)
+            if isinstance(action, Pass) and connected:
+                raise IllegalAction(f"{corp} must place its destination token now (RB 5.8.3)")
+            if not isinstance(action, Pass) and not connected:
+                raise IllegalAction(f"{corp} is not connected to its destination (RB 5.8.3)")
+            if isinstance(action, PlaceToken) \
+                    and gm.map.parse_city_id(action.city)[1] not in connected:
+                raise IllegalAction(f"{corp} is not connected to {action.city} (RB 5.8.3)")
         if isinstance(action, HexToken):
             gm.place_destination(corp, action.hex, None)
         elif isinstance(action, PlaceToken):
