@@ -1383,7 +1383,9 @@ class G1822CA(Game):
                         tok.hex, tok.city = hex_id, city
             elif token == "exchange":
                 self._exchange_to_available(corp)
-                self.clear_reservation(self.corp_defs[minor].home_hexes[0], minor)
+            # the closed minor's home reservation goes whatever the token choice
+            # (18xx ``close_corporation``: ``CLOSED_CORP_RESERVATIONS_REMOVED``, D38)
+            self.clear_reservation(self.corp_defs[minor].home_hexes[0], minor)
             self.close_company(company)
             if company in self.company_order:
                 self.company_order.remove(company)
