@@ -350,8 +350,10 @@ class MainWindow(QMainWindow):
     def _fill_study_menu(self) -> None:
         menu = self.study_menu
         menu.clear()
-        if self.study_tree is not None:
-            menu.addActions(self.study_tree.tree_widget.actions())
+        if self.study_tree is not None:  # its compare entries are for a right-clicked move;
+            # here "this position as A/B" below says the same without the doubt
+            menu.addActions([a for a in self.study_tree.tree_widget.actions()
+                             if not a.text().startswith("Compare:")])
             menu.addSeparator()
         menu.addActions([self.compare_a_action, self.compare_b_action])
         menu.addSeparator()

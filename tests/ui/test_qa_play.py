@@ -420,3 +420,19 @@ def test_1867_pass_after_a_sale_ends_the_turn(show_window) -> None:  # type: ign
     assert session.actions()[-1].entity == legal.entity  # the same player acts again
     labels = window.action_panel.choice_labels()
     assert "End my turn" in labels and "Pass" not in labels
+
+
+def test_the_study_menu_offers_each_compare_once(show_window) -> None:  # type: ignore[no-untyped-def]
+    """The Study menu listed "Compare: set as A" (the tree's) beside "Compare: this
+    position as A": two entries for one thing."""
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=1867))
+    window: MainWindow = show_window(session)
+    window._fill_study_menu()
+    texts = [a.text().replace("&", "") for a in window.study_menu.actions()
+             if not a.isSeparator()]
+    assert [t for t in texts if t.startswith("Compare:")] == [
+        "Compare: this position as A", "Compare: this position as B"]
+    dock = window.study_tree
+    assert dock is not None
+    assert "Compare: set as A" in [a.text() for a in dock.tree_widget.actions()]  # right-click
