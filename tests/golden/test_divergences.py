@@ -101,6 +101,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d36_1822ca_p10_opens_token_step"),
     pytest.param("d38_1822ca_bidbox_minor_removed_reservation", marks=pytest.mark.slow,
                  id="d38_1822ca_bidbox_minor_removed_reservation"),
+    pytest.param("d39_1822ca_qmoo_m13_token_in_toronto",
+                 id="d39_1822ca_qmoo_m13_token_in_toronto"),
     pytest.param("d27_1867_grid_montreal_stations_merged",
                  id="d27_1867_grid_montreal_stations_merged"),
     pytest.param("d31_1867_first_8_ends_buyers_turn", marks=pytest.mark.slow,

@@ -308,7 +308,8 @@ def _pending_tokens(game: G1822CA, step: PendingToken, corp: str) -> list[Action
                 continue
             if routed and not game.reaches_city(corp, hex_id, city):
                 continue
-            if corp == "QMOO" and st.free_slots(city) == 0:
+            if corp == "QMOO" and hex_id == game.corp_defs[corp].home_hexes[0] \
+                    and st.free_slots(city) == 0:
                 continue
             out.append(PlaceToken(entity=corp, entity_type="corporation",
                                   city=game.map.city_id(hex_id, city), slot=0))

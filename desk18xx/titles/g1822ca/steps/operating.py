@@ -59,7 +59,8 @@ class PendingToken(OrStep):
         if hex_id not in hexes:
             raise IllegalAction(f"{corp} must place its token in {', '.join(hexes)}")
         # 18xx G1822CA PendingToken: no slot that is taken or reserved (supplement §14.16)
-        if corp == "QMOO" and gm.map.hex(hex_id).free_slots(city) == 0:
+        if corp == "QMOO" and hex_id == gm.corp_defs[corp].home_hexes[0] \
+                and gm.map.hex(hex_id).free_slots(city) == 0:
             raise IllegalAction(f"QMOO's home token needs an open slot in {action.city}")
         if gm.pending_token_needs_route(corp, price) and not gm.reaches_city(corp, hex_id, city):
             raise IllegalAction(f"{corp} has no route to {action.city} (RB 7.1.4)")
