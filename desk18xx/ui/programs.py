@@ -124,6 +124,10 @@ class ProgramActions(QObject):
         if player is None:
             ids = [p.id for p in game.players]
             preferred = self._me() if self._me is not None else None
+            if preferred is not None:  # the file's id; 1822CA renames clashing ids
+                alias = getattr(game, "player_alias", None)
+                if isinstance(alias, dict):
+                    preferred = str(alias.get(preferred, preferred))
             if preferred is None:
                 acting = game.legal_actions().entity
                 preferred = acting if acting in ids else None

@@ -215,3 +215,23 @@ def test_a_merger_pass_unless_someone_else_acts_stops_after_a_conversion(qtbot: 
          "reason": OTHERS_ACTED}]
     assert programs.in_force() == {}
     window.close()
+
+
+def test_the_e_mail_player_is_offered_first_under_the_game_s_own_id(qtbot: Any) -> None:
+    """1822CA renames player ids that clash with minor numbers ("1" -> "player:1");
+    the e-mail player, known by the file's id, is still the one offered first."""
+    session = GameSession()
+    session.new_game(GameSetup("1822CA", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=5))
+    window = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(window)
+    asked: list[tuple[str, list[str], str | None]] = []
+
+    def choose(question: str, ids: list[str], preferred: str | None) -> str | None:
+        asked.append((question, ids, preferred))
+        return None
+
+    programs = ProgramActions(session, window, me=lambda: "2", choose=choose)
+    programs.share_pass_action.trigger()
+    assert asked, "the order asked who gives it"
+    _question, ids, preferred = asked[0]
+    assert preferred in ids and session.game.name_of(preferred) == "Bob"
