@@ -103,6 +103,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d38_1822ca_bidbox_minor_removed_reservation"),
     pytest.param("d39_1822ca_qmoo_m13_token_in_toronto",
                  id="d39_1822ca_qmoo_m13_token_in_toronto"),
+    _case("d40_1867_interest_nationalisation_skips_next_buy",
+          "D40 open: skip_steps goes on with the next company after a nationalisation"),
     pytest.param("d27_1867_grid_montreal_stations_merged",
                  id="d27_1867_grid_montreal_stations_merged"),
     pytest.param("d31_1867_first_8_ends_buyers_turn", marks=pytest.mark.slow,
