@@ -255,7 +255,13 @@ class Round:
         if current is not None and game.is_closed(current):
             return None
         skipped = False
+        index = self.entity_index
         for step in self.steps:
+            if self.entity_index != index or (current is not None and game.is_closed(current)):
+                # a skip closed the entity (1867: nationalised for unpaid interest) and
+                # the turn moved on: the next entity's steps are not this loop's to skip
+                # (18xx ``Round::Base#skip_steps`` stops at a closed entity; D40)
+                return None
             if not step.is_active(game) or not step.blocks:
                 continue
             if step.is_blocking(game):

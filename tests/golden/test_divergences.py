@@ -1,11 +1,10 @@
-"""Open rules divergences from the 18xx.games reference engine (docs/divergences.md).
+"""Rules divergences from the 18xx.games reference engine (docs/divergences.md).
 
 Each case is a game our own engine generated (random legal playout with
 ``compat_18xxgames``), cut just before the action where the reference engine
 disagrees. The file's ``probe`` holds that action and whether the reference
-accepts it there. A case is ``xfail(strict=True)`` while the divergence is
-open: fixing it makes the test pass, and strict mode then asks for the marker
-to be removed. Replaying the prefix must keep working (any error other than
+accepts it there; every case here is fixed and must agree with the reference.
+Replaying the prefix must keep working (any error other than
 the final assertion fails the test): if a rules change makes a prefix
 unplayable, regenerate the case.
 """
@@ -41,13 +40,6 @@ def _load(name: str, count: int | None = None) -> tuple[Game, dict[str, Any]]:
         game.process(action_from_dict(raw))
     game.loading = False
     return game, data["probe"]
-
-
-def _case(name: str, reason: str, slow: bool = False) -> Any:
-    marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)]
-    if slow:
-        marks.append(pytest.mark.slow)
-    return pytest.param(name, marks=marks, id=name)
 
 
 @pytest.mark.parametrize("name", [
@@ -103,8 +95,8 @@ def _case(name: str, reason: str, slow: bool = False) -> Any:
                  id="d38_1822ca_bidbox_minor_removed_reservation"),
     pytest.param("d39_1822ca_qmoo_m13_token_in_toronto",
                  id="d39_1822ca_qmoo_m13_token_in_toronto"),
-    _case("d40_1867_interest_nationalisation_skips_next_buy",
-          "D40 open: skip_steps goes on with the next company after a nationalisation"),
+    pytest.param("d40_1867_interest_nationalisation_skips_next_buy",
+                 id="d40_1867_interest_nationalisation_skips_next_buy"),
     pytest.param("d27_1867_grid_montreal_stations_merged",
                  id="d27_1867_grid_montreal_stations_merged"),
     pytest.param("d31_1867_first_8_ends_buyers_turn", marks=pytest.mark.slow,
