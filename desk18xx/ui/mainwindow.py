@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QListView,
     QMainWindow,
     QMessageBox,
+    QTabBar,
     QTableView,
     QWidget,
 )
@@ -156,6 +157,8 @@ class MainWindow(QMainWindow):
         self._was_finished = False
         self._recent_node: object = None
         """The history node whose received-move outline the map holds (shown only there)."""
+        self._boxes_hidden_for_title = False
+        """The bid boxes dock was hidden because the game's title has none."""
         self._followed: tuple[str, str] | None = None
         """Round and company the map last followed (View > Follow the operating company)."""
         self._end_dialog: GameEndDialog | None = None
@@ -232,6 +235,17 @@ class MainWindow(QMainWindow):
         self.resizeDocks([players, companies, market], [400, 440, 440],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([players], [215], Qt.Orientation.Vertical)
+        self._tidy_tab_bars()
+        self.tabifiedDockWidgetActivated.connect(lambda _dock: self._tidy_tab_bars())
+
+    def _tidy_tab_bars(self) -> None:
+        """Dock tabs show their whole titles (scroll arrows when they do not fit),
+        never "Ban…", "P…"."""
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self:  # the main window's dock tabs, not a widget's own
+                bar.setElideMode(Qt.TextElideMode.ElideNone)
+                bar.setUsesScrollButtons(True)
+                bar.setExpanding(False)
 
     def _build_study_docks(self) -> None:
         """The variation tree beside the log, and the compare view (STYLE.md §6)."""
@@ -518,8 +532,16 @@ class MainWindow(QMainWindow):
         manifest = getattr(self.session.game.board, "manifest", None)
         if isinstance(manifest, Mapping):  # the tray's pictures, drawn while idle
             self.action_panel.tray.warm(_tray_order(manifest))
+        boxes = self.docks["bidboxes"]
         if self.session.game.bid_boxes() is not None:
-            self.docks["bidboxes"].raise_()  # 1822CA: the boxes are what a stock round is about
+            if self._boxes_hidden_for_title:  # a player's own closing stays
+                boxes.show()
+            self._boxes_hidden_for_title = False
+            boxes.raise_()  # 1822CA: the boxes are what a stock round is about
+        elif not boxes.isHidden():
+            boxes.hide()  # 1867 has none: one tab less (View menu can still show it)
+            self._boxes_hidden_for_title = True
+        self._tidy_tab_bars()
         names = ", ".join(p[1] for p in setup.players)
         self.setWindowTitle(f"desk18xx — {setup.title} — {names}")
 

@@ -92,3 +92,18 @@ def test_a_layout_of_this_version_is_kept(qtbot) -> None:  # type: ignore[no-unt
     assert win.dockWidgetArea(win.docks["players"]) == Qt.DockWidgetArea.LeftDockWidgetArea
     dock: QDockWidget = win.docks["players"]
     assert _rows_in_sight(_players_view(win)) == 4 and dock.isVisible()
+
+
+@pytest.mark.parametrize(("title", "boxes"), [("1867", False), ("1822CA", True)])
+def test_dock_tabs_show_whole_titles_and_only_the_title_s_docks(qtbot, title: str,  # type: ignore[no-untyped-def]
+                                                                boxes: bool) -> None:
+    from PySide6.QtWidgets import QTabBar
+
+    win = _open(qtbot, _session(title, 4))
+    assert win.docks["bidboxes"].isVisible() is boxes  # 1867 has no bid boxes
+    bars = [b for b in win.findChildren(QTabBar) if b.parent() is win and b.isVisible()]
+    assert bars, "the left docks are tabbed"
+    for bar in bars:
+        assert bar.elideMode() == Qt.TextElideMode.ElideNone
+    titles = {bar.tabText(i) for bar in bars for i in range(bar.count())}
+    assert ("Bid boxes" in titles) is boxes and "Bank, trains" in titles
