@@ -27,23 +27,29 @@ def _no_automatic_routes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(MapController, "auto_propose", False)
 
 
-@pytest.fixture
-def show_window(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """Open the main window on a session at 1400x900 (layout not restored, settings
-    in ``tmp_path``) and wait until it is on screen."""
+@pytest.fixture(autouse=True)
+def _private_settings(tmp_path: Path) -> None:
+    """Qt settings (window layout, options) live in the test's folder, never the user's."""
     from PySide6.QtCore import QSettings
-
-    from desk18xx.ui.mainwindow import MainWindow
-    from desk18xx.ui.session import GameSession
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
 
-    def show(session: GameSession) -> MainWindow:
-        win = MainWindow(session, restore_layout=False)
+
+@pytest.fixture
+def show_window(qtbot):  # type: ignore[no-untyped-def]
+    """Open the main window on a session (1400x900 unless ``size`` says otherwise;
+    the saved layout restored only with ``restore``) and wait until it is on screen."""
+    from desk18xx.ui.mainwindow import MainWindow
+    from desk18xx.ui.session import GameSession
+
+    def show(session: GameSession, size: tuple[int, int] = (1400, 900),
+             restore: bool = False) -> MainWindow:
+        win = MainWindow(session, restore_layout=restore)
         qtbot.addWidget(win)
-        win.resize(1400, 900)
+        win.resize(*size)
         win.show()
         qtbot.wait_exposed(win)
+        qtbot.wait(20)
         return win
 
     return show

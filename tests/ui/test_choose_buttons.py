@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from desk18xx.engine.actions import Choose
 from desk18xx.ui.mainwindow import MainWindow
@@ -20,10 +20,6 @@ FIXTURE = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / 
 #: answers "exchange" after this many live actions).
 TOKEN_CHOICE = 367
 
-
-@pytest.fixture(autouse=True)
-def _private_settings(tmp_path: Path) -> None:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
 
 
 @pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")

@@ -3,10 +3,8 @@ consent (commit 81844c3); proposed, refused and accepted through the turn panel.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.state import BANK
@@ -22,10 +20,6 @@ PLAYERS = (("100", "Ann"), ("101", "Bob"), ("102", "Cy"), ("103", "Dee"))
 TAKE_OVER = "Take over P2"
 CONSENT, REFUSE = "Consent to the deal", "Refuse the deal"
 
-
-@pytest.fixture(autouse=True)
-def _private_settings(tmp_path: Path) -> None:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
 
 
 def _deal_turn(setup: GameSetup) -> Game:

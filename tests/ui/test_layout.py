@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QTableView
 
 from desk18xx.engine.game import GameSetup
@@ -17,10 +15,6 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace")
 
 
-@pytest.fixture(autouse=True)
-def _private_settings(tmp_path: Path) -> None:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
-
 
 def _session(title: str, players: int) -> GameSession:
     session = GameSession()
@@ -28,15 +22,6 @@ def _session(title: str, players: int) -> GameSession:
                                             for i in range(players)), seed=3))
     return session
 
-
-def _open(qtbot, session: GameSession, restore: bool = False) -> MainWindow:  # type: ignore[no-untyped-def]
-    win = MainWindow(session, restore_layout=restore)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.wait_exposed(win)
-    qtbot.wait(20)
-    return win
 
 
 def _rows_in_sight(view: QTableView) -> int:
@@ -54,8 +39,8 @@ def _players_view(win: MainWindow) -> QTableView:
 
 
 @pytest.mark.parametrize(("title", "players"), [("1822CA", 7), ("1867", 6)])
-def test_every_player_is_in_sight_at_1280x800(qtbot, title: str, players: int) -> None:  # type: ignore[no-untyped-def]
-    win = _open(qtbot, _session(title, players))
+def test_every_player_is_in_sight_at_1280x800(show_window, title: str, players: int) -> None:  # type: ignore[no-untyped-def]
+    win = show_window(_session(title, players), size=(1280, 800))
     assert win.height() == 800  # the docks' minimum sizes did not grow the window
     assert win.docks["players"].isVisible()
     assert _rows_in_sight(_players_view(win)) == players
@@ -70,36 +55,36 @@ def test_every_player_is_in_sight_at_1280x800(qtbot, title: str, players: int) -
     assert win.map_view.width() >= 500 and win.map_view.height() >= 450
 
 
-def test_a_layout_from_an_older_version_gives_the_new_default(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_layout_from_an_older_version_gives_the_new_default(show_window) -> None:  # type: ignore[no-untyped-def]
     session = _session("1822CA", 7)
-    old = _open(qtbot, session)
+    old = show_window(session, size=(1280, 800))
     # the layout of version 3: the players in a small dock at the top left
     old.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, old.docks["players"])
     settings = old.settings()
     settings.setValue("window/state", old.saveState(LAYOUT_VERSION - 1))
     settings.sync()
-    win = _open(qtbot, session, restore=True)
+    win = show_window(session, size=(1280, 800), restore=True)
     assert win.dockWidgetArea(win.docks["players"]) == Qt.DockWidgetArea.BottomDockWidgetArea
     assert _rows_in_sight(_players_view(win)) == 7
 
 
-def test_a_layout_of_this_version_is_kept(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_layout_of_this_version_is_kept(show_window) -> None:  # type: ignore[no-untyped-def]
     session = _session("1867", 4)
-    first = _open(qtbot, session)
+    first = show_window(session, size=(1280, 800))
     first.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, first.docks["players"])
     first.save_layout()
-    win = _open(qtbot, session, restore=True)
+    win = show_window(session, size=(1280, 800), restore=True)
     assert win.dockWidgetArea(win.docks["players"]) == Qt.DockWidgetArea.LeftDockWidgetArea
     dock: QDockWidget = win.docks["players"]
     assert _rows_in_sight(_players_view(win)) == 4 and dock.isVisible()
 
 
 @pytest.mark.parametrize(("title", "boxes"), [("1867", False), ("1822CA", True)])
-def test_dock_tabs_show_whole_titles_and_only_the_title_s_docks(qtbot, title: str,  # type: ignore[no-untyped-def]
+def test_dock_tabs_show_whole_titles_and_only_the_title_s_docks(show_window, title: str,  # type: ignore[no-untyped-def]
                                                                 boxes: bool) -> None:
     from PySide6.QtWidgets import QTabBar
 
-    win = _open(qtbot, _session(title, 4))
+    win = show_window(_session(title, 4), size=(1280, 800))
     assert win.docks["bidboxes"].isVisible() is boxes  # 1867 has no bid boxes
     bars = [b for b in win.findChildren(QTabBar) if b.parent() is win and b.isVisible()]
     assert bars, "the left docks are tabbed"

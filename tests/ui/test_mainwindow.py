@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 
 from desk18xx.engine.game import GameSetup
@@ -19,10 +18,6 @@ PLAYERS = (("1", "Alice"), ("2", "Bob"), ("3", "Carol"), ("4", "Dave"))
 DOCKS = {"actions", "players", "companies", "market", "log", "bank", "auction", "tiles",
          "bidboxes"}
 
-
-@pytest.fixture(autouse=True)
-def _private_settings(tmp_path: Path) -> None:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
 
 
 @pytest.fixture

@@ -22,19 +22,6 @@ FIXTURE = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / 
 CPR_RUNS = 600
 
 
-@pytest.fixture(autouse=True)
-def _private_settings(tmp_path: Path) -> None:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
-
-
-def _open(qtbot, session: GameSession) -> MainWindow:  # type: ignore[no-untyped-def]
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.wait_exposed(win)
-    qtbot.wait(20)
-    return win
 
 
 def _hex_pixels(win: MainWindow) -> float:
@@ -53,10 +40,10 @@ def _centre(win: MainWindow) -> QPointF:
     return view.mapToScene(view.viewport().rect().center())
 
 
-def test_1822ca_opens_at_a_readable_size_and_fit_shows_it_all(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_1822ca_opens_at_a_readable_size_and_fit_shows_it_all(qtbot, show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1822CA", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=3))
-    win = _open(qtbot, session)
+    win = show_window(session, size=(1280, 800))
     assert _hex_pixels(win) >= READABLE_HEX - 0.01  # fitted it was about 9 px
     view = win.map_view
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
@@ -80,10 +67,10 @@ def test_1822ca_opens_at_a_readable_size_and_fit_shows_it_all(qtbot) -> None:  #
     assert _hex_pixels(win) == pytest.approx(READABLE_HEX)
 
 
-def test_a_small_board_in_a_big_window_is_fitted_whole(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_small_board_in_a_big_window_is_fitted_whole(show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=3))
-    win = _open(qtbot, session)
+    win = show_window(session, size=(1280, 800))
     win.resize(3000, 2400)
     win.map_view.default_view()
     view = win.map_view
@@ -103,11 +90,11 @@ def _next_company(win: MainWindow, session: GameSession, now: str) -> str:
 
 
 @pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
-def test_the_map_follows_a_new_operating_company_only(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_map_follows_a_new_operating_company_only(show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE)
     session.undo_to(CPR_RUNS)
-    win = _open(qtbot, session)
+    win = show_window(session, size=(1280, 800))
     assert win._info is not None and win._info.entity == "CPR"  # noqa: SLF001
     assert win.follow_action.isChecked()
     assert _in_sight(win, "AF12")  # CPR's home, Montréal
@@ -125,11 +112,11 @@ def test_the_map_follows_a_new_operating_company_only(qtbot) -> None:  # type: i
 
 
 @pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
-def test_following_can_be_turned_off(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_following_can_be_turned_off(show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE)
     session.undo_to(CPR_RUNS)
-    win = _open(qtbot, session)
+    win = show_window(session, size=(1280, 800))
     win.follow_action.setChecked(False)
     assert QSettings.value(win.settings(), "map/follow") == "false"
     win.map_view.pan_by(-900, 300)
@@ -139,11 +126,11 @@ def test_following_can_be_turned_off(qtbot) -> None:  # type: ignore[no-untyped-
 
 
 @pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
-def test_another_game_follows_its_first_company_too(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_another_game_follows_its_first_company_too(show_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE)
     session.undo_to(CPR_RUNS)
-    win = _open(qtbot, session)
+    win = show_window(session, size=(1280, 800))
     saved = tmp_path / "same.d18xx"
     session.save(saved)
     win.map_view.pan_by(-900, 300)

@@ -3,10 +3,8 @@ the player looks back through the log, shown again back at the end."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from desk18xx.engine.actions import Bid
 from desk18xx.engine.game import GameSetup
@@ -17,10 +15,6 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 PLAYERS = (("1", "Alice"), ("2", "Bob"), ("3", "Carol"))
 
-
-@pytest.fixture(autouse=True)
-def _private_settings(tmp_path: Path) -> None:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
 
 
 def _click_log(qtbot, win: MainWindow, count: int) -> None:  # type: ignore[no-untyped-def]

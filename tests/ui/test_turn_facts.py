@@ -5,11 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 
 from desk18xx.engine.actions import Bid
 from desk18xx.engine.game import GameSetup
-from desk18xx.ui.mainwindow import MainWindow
 from desk18xx.ui.session import GameSession
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -19,24 +17,12 @@ FIXTURE_1867 = FIXTURES / "1867" / "21268.json"
 PLAYERS = (("1", "Alice"), ("2", "Bob"), ("3", "Carol"), ("4", "Dave"))
 
 
-@pytest.fixture(autouse=True)
-def _private_settings(tmp_path: Path) -> None:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
 
 
-def _open(qtbot, session: GameSession) -> MainWindow:  # type: ignore[no-untyped-def]
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.wait_exposed(win)
-    return win
-
-
-def test_the_1867_auction_names_the_high_bidder_and_amount(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_1867_auction_names_the_high_bidder_and_amount(show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1867", PLAYERS, seed=3))
-    win = _open(qtbot, session)
+    win = show_window(session, size=(1280, 800))
     assert "No bid yet" in win.auction_label.text()
     company = win._info.details["company"] if win._info else None  # noqa: SLF001
     assert isinstance(company, str)
@@ -60,11 +46,11 @@ def test_the_1867_auction_names_the_high_bidder_and_amount(qtbot) -> None:  # ty
 
 
 @pytest.mark.skipif(not FIXTURE_1867.is_file(), reason="no 18xx.games fixture")
-def test_an_operating_company_shows_cash_trains_tokens_and_loans(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_an_operating_company_shows_cash_trains_tokens_and_loans(show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE_1867)
     session.undo_to(400)
-    win = _open(qtbot, session)
+    win = show_window(session, size=(1280, 800))
     game = session.game
     corp = win._info.entity if win._info else None  # noqa: SLF001
     assert corp is not None and corp in game.corps
