@@ -67,14 +67,10 @@ def _asks_bob(win: MainWindow) -> None:
 
 
 @pytest.fixture
-def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+def window(show_window) -> MainWindow:  # type: ignore[no-untyped-def]
     session = GameSession(factory=_deal_turn)
     session.new_game(GameSetup("1822CA", PLAYERS, SEED))
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.wait_exposed(win)
+    win = show_window(session, size=(1280, 800))
     return win
 
 

@@ -21,14 +21,10 @@ DOCKS = {"actions", "players", "companies", "market", "log", "bank", "auction", 
 
 
 @pytest.fixture
-def window(qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+def window(show_window) -> MainWindow:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1867", PLAYERS, seed=3))
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.wait_exposed(win)
+    win = show_window(session, size=(1280, 800))
     return win
 
 

@@ -27,14 +27,10 @@ def _click_log(qtbot, win: MainWindow, count: int) -> None:  # type: ignore[no-u
                      pos=win.log_view.visualRect(index).center())
 
 
-def test_the_received_move_outline_shows_only_at_the_current_position(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_received_move_outline_shows_only_at_the_current_position(qtbot, show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1867", PLAYERS, seed=3))
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.wait_exposed(win)
+    win = show_window(session, size=(1280, 800))
     company = win._info.details["company"] if win._info else None  # noqa: SLF001
     assert isinstance(company, str)
     assert session.submit(Bid(entity="1", price=25, company=company))
