@@ -91,34 +91,42 @@ class _Relay(QObject):
     failed = Signal(int, str)
 
 
-class _Job(QRunnable):
-    def __init__(self, number: int, game: Game, corp: str, search: Search,
-                 relay: _Relay, auto: bool) -> None:
+class _TaskJob(QRunnable):
+    def __init__(self, number: int, task: Task, relay: _Relay) -> None:
         super().__init__()
-        self.auto = auto
-        self.setAutoDelete(False)  # Python owns it (RouteSearch._alive) until it reports
+        self.setAutoDelete(False)  # Python owns it (TaskRunner/RouteSearch._alive) until it reports
         self.number = number
-        self.game = game
-        self.corp = corp
-        self.search = search
+        self.task = task
         self.relay = relay
         self.cancelled = threading.Event()
         self._last = -1
 
-    def _progress(self, fraction: float, revenue: int) -> None:
+    def _progress(self, fraction: float, best: int) -> None:
         percent = int(fraction * 100)
         if percent != self._last:
             self._last = percent
-            self.relay.progress.emit(self.number, fraction, revenue)
+            self.relay.progress.emit(self.number, fraction, best)
 
     def run(self) -> None:
         try:
-            routes, revenue, complete = self.search(self.game, self.corp,
-                                                    self.cancelled.is_set, self._progress)
+            answer = self.task(self.cancelled.is_set, self._progress)
         except Exception as exc:  # noqa: BLE001 - reported to the player, never raised in Qt
             self.relay.failed.emit(self.number, f"{type(exc).__name__}: {exc}")
             return
-        self.relay.done.emit(self.number, (routes, revenue, complete))
+        self.relay.done.emit(self.number, answer)
+
+
+class _Job(_TaskJob):
+    """A route search for ``corp`` at ``game``: a task whose answer is
+    ``(routes, revenue, complete)``."""
+
+    def __init__(self, number: int, game: Game, corp: str, search: Search,
+                 relay: _Relay, auto: bool) -> None:
+        super().__init__(number, lambda cancelled, progress: tuple(
+            search(game, corp, cancelled, progress)), relay)
+        self.auto = auto
+        self.game = game
+        self.corp = corp
 
 
 class RouteSearch(QObject):
@@ -235,31 +243,6 @@ class RouteSearch(QObject):
         self._job = None
         self.failed.emit(reason)
         self.stopped.emit()
-
-
-class _TaskJob(QRunnable):
-    def __init__(self, number: int, task: Task, relay: _Relay) -> None:
-        super().__init__()
-        self.setAutoDelete(False)  # Python owns it (TaskRunner._alive) until it reports
-        self.number = number
-        self.task = task
-        self.relay = relay
-        self.cancelled = threading.Event()
-        self._last = -1
-
-    def _progress(self, fraction: float, best: int) -> None:
-        percent = int(fraction * 100)
-        if percent != self._last:
-            self._last = percent
-            self.relay.progress.emit(self.number, fraction, best)
-
-    def run(self) -> None:
-        try:
-            answer = self.task(self.cancelled.is_set, self._progress)
-        except Exception as exc:  # noqa: BLE001 - reported to the player, never raised in Qt
-            self.relay.failed.emit(self.number, f"{type(exc).__name__}: {exc}")
-            return
-        self.relay.done.emit(self.number, answer)
 
 
 class TaskRunner(QObject):
