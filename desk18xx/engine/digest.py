@@ -1,16 +1,30 @@
-"""A digest of the game state: equal digests, same position (however it was reached).
+"""The declared position of a game and its versioned digest (like a chess FEN).
 
-`state_summary` is a canonical, plain-data summary of what decides the rest
-of the game: each player's cash, certificates, privates and pass flag; each
-corporation's cash, trains, tokens, price, loans and flags; the privates; the
-depot; the board's tiles and tokens; the phase; the round, its entities and
-its steps' flags; and every other plain attribute a title keeps on its game
-(``loans_left``, ``bank_broken``, …). History that does not change the
-position is left out (the log text, the action count, action ids).
-`state_digest` is the SHA-256 of its canonical JSON (sorted keys).
+:func:`position` is a documented, plain-data summary of what decides the rest of
+the game, built from declared concepts only (never by reflecting over the
+engine's attributes), so that refactoring the engine does not change it:
 
-It is used for transpositions in study mode and for ``end.state_digest`` of
-save files.
+- the players: cash, pass flag, certificates, privates;
+- the bank's cash, every certificate (owner, percent, president's), every
+  private (owner, closed, discount);
+- every corporation: cash, trains, placed and unplaced tokens, share price and
+  market cell, loans, privates, flags (IPOed, floated, operated, closed), par;
+- the trains (owner, rusted, operated) and the depot order; the market stacks;
+- the board: laid tiles and rotations, tokens and markers (:func:`board_summary`);
+- the phase, the round (kind, number, turn), who acts, in which step (its
+  name) and which action types are open to them, each step's passed and acted
+  flags, and the sealed-bid boxes where the title has them;
+- what a title declares beyond that (:meth:`Game.position_extra`: loans left,
+  game-end trigger, an auction's standing bids, …).
+
+History that does not change the position is left out (the log, action ids,
+chat, programmed orders).  The layout of each version is frozen: a change to
+what is covered is a new version number, and :func:`position_digest` keeps the
+old versions computable.  ``docs/save-format.md`` ("The position") lists the
+fields.
+
+:func:`state_digest` (``"p1-"`` followed by 64 hex digits) is what
+``end.state_digest`` of a save holds; study mode uses it to find transpositions.
 """
 
 from __future__ import annotations
@@ -18,66 +32,65 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from enum import Enum
 from typing import Any, Final
 
 from desk18xx.engine.game import Game
 
-_SKIP: Final = frozenset({
-    "setup", "players", "cash", "companies", "corps", "shares", "trains", "depot", "phases",
-    "phase_index", "market", "board", "round", "log", "actions_applied", "entries", "config",
-})
-"""Game attributes summarised explicitly, static, or history (not position)."""
+POSITION_VERSION: Final = 1
+"""The version :func:`position` writes."""
+
+KNOWN_VERSIONS: Final = frozenset({1})
+"""Versions whose digest this build can compute."""
+
+_VERSIONED: Final = re.compile(r"^p([1-9][0-9]{0,3})-([0-9a-f]{64})$")
 
 
-def _plain(value: Any, depth: int = 0) -> Any:
-    """Plain JSON data for simple values; None (left out) for anything else."""
+def plain(value: Any, depth: int = 0) -> Any:
+    """JSON-ready data for a declared value (enums by value, sets sorted, dataclasses
+    by their compared fields); None for anything that is not plain data."""
+    if isinstance(value, Enum):
+        return plain(value.value, depth)
     if value is None or isinstance(value, bool | int | str):
-        return value.value if isinstance(value, Enum) else value
+        return value
     if isinstance(value, float):
         return repr(value)
-    if depth > 4:
+    if depth > 6:
         return None
     if isinstance(value, Mapping):
-        return {str(k): _plain(v, depth + 1) for k, v in value.items()}
+        return {str(k): plain(v, depth + 1) for k, v in sorted(value.items(), key=_key)}
     if isinstance(value, list | tuple):
-        return [_plain(v, depth + 1) for v in value]
+        return [plain(v, depth + 1) for v in value]
     if isinstance(value, set | frozenset):
-        return sorted((_plain(v, depth + 1) for v in value), key=lambda v: json.dumps(v))
+        return sorted((plain(v, depth + 1) for v in value), key=json.dumps)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name), depth + 1)
+        return {f.name: plain(getattr(value, f.name), depth + 1)
                 for f in dataclasses.fields(value) if f.compare}
     return None
 
 
-def _step_summary(step: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"step": type(step).__name__}
-    for key, value in sorted(getattr(step, "__dict__", {}).items()):
-        if key == "round":
-            continue
-        plain = _plain(value)
-        if plain is not None or value is None:
-            out[key] = plain
-    return out
+def _key(item: tuple[Any, Any]) -> str:
+    return str(item[0])
 
 
 def board_summary(game: Game) -> dict[str, Any]:
-    """The board part of `state_summary`: ``tiles`` (hex -> laid tile and rotation)
+    """The board part of the position: ``tiles`` (hex -> laid tile and rotation)
     and ``tokens`` (hex -> its tokens and markers); empty without a board."""
     board: Any = game.board
     out: dict[str, Any] = {}
     if board is not None and hasattr(board, "placed"):  # engine/board_lite.py (1867)
         out["tiles"] = {h: [p.tile_id, p.rotation] for h, p in sorted(board.placed.items())
                         if not p.printed}
-        out["tokens"] = {h: slots for h, slots in sorted(board.tokens.items())
+        out["tokens"] = {h: plain(slots) for h, slots in sorted(board.tokens.items())
                          if any(any(s is not None for s in city) for city in slots)}
     elif board is not None:  # engine/map/board.py (1822CA): iterates its HexStates
         out["tiles"] = {st.hex_id: [st.tile_id, st.rotation]
                         for st in sorted(board, key=lambda st: st.hex_id) if not st.printed}
-        out["tokens"] = {st.hex_id: _plain([st.tokens, st.extra_tokens, st.reserved,
-                                            st.hex_reservations, sorted(st.markers),
-                                            st.blockers, len(st.borders)])
+        out["tokens"] = {st.hex_id: plain([st.tokens, st.extra_tokens, st.reserved,
+                                           st.hex_reservations, sorted(st.markers),
+                                           st.blockers, len(st.borders)])
                          for st in sorted(board, key=lambda st: st.hex_id)}
     return out
 
@@ -91,39 +104,41 @@ def changed_hexes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[s
     return sorted(hexes)
 
 
-def state_summary(game: Game) -> dict[str, Any]:
-    """The canonical summary the digest is taken of (plain JSON data)."""
+def position(game: Game) -> dict[str, Any]:
+    """The declared position, version `POSITION_VERSION` (plain JSON data)."""
     market = game.market
-    summary: dict[str, Any] = {
+    out: dict[str, Any] = {
+        "version": POSITION_VERSION,
         "title": game.title_id,
         "players": [
             {"id": p.id, "cash": game.cash.get(p.id, 0), "passed": p.passed,
-             "shares": sorted(s.id for s in game.shares.values() if s.owner == p.id),
-             "companies": sorted(c.id for c in game.companies.values()
-                                 if c.owner == p.id and not c.closed)}
+             "certificates": sorted(s.id for s in game.shares.values() if s.owner == p.id),
+             "privates": sorted(c.id for c in game.companies.values()
+                                if c.owner == p.id and not c.closed)}
             for p in game.players
         ],
         "bank": game.cash.get("bank", 0),
-        "cash": {k: v for k, v in sorted(game.cash.items())},
-        "shares": {s.id: [s.owner, s.percent, s.president] for s in game.shares.values()},
-        "companies": {c.id: [c.owner, c.closed, c.discount] for c in game.companies.values()},
-        "corps": {
+        "holdings": {k: v for k, v in sorted(game.cash.items())},
+        "certificates": {s.id: [s.owner, s.percent, s.president]
+                         for s in sorted(game.shares.values(), key=lambda s: s.id)},
+        "privates": {c.id: [c.owner, c.closed, c.discount]
+                     for c in sorted(game.companies.values(), key=lambda c: c.id)},
+        "corporations": {
             c.id: {
                 "cash": game.cash.get(c.id, 0),
                 "trains": list(c.trains),
                 "tokens": [[t.price, t.hex, t.city] for t in c.tokens],
                 "price": market.price(c.id),
                 "cell": list(market.where[c.id]) if c.id in market.where else None,
-                "companies": list(c.companies),
+                "privates": list(c.companies),
                 "loans": c.loans,
                 "flags": [c.ipoed, c.floated, c.operated, c.closed],
                 "par": c.par_price,
-                "max_ownership": c.max_ownership,
             }
-            for c in game.corps.values()
+            for c in sorted(game.corps.values(), key=lambda c: c.id)
         },
-        "trains": {t.id: [t.owner, t.rusted, t.operated, t.buyable, t.available_on]
-                   for t in game.trains.values()},
+        "trains": {t.id: [t.owner, t.rusted, t.operated]
+                   for t in sorted(game.trains.values(), key=lambda t: t.id)},
         "depot": list(game.depot),
         "market": {f"{r},{c}": list(v) for (r, c), v in sorted(market.stacks.items()) if v},
         "phase": game.phase.name if game.phases else None,
@@ -131,34 +146,56 @@ def state_summary(game: Game) -> dict[str, Any]:
         "finished": game.finished,
         "end_reason": game.end_reason,
     }
-    summary.update(board_summary(game))
+    out.update(board_summary(game))
     r = game.round
-    if r is not None:
-        summary["round"] = {
-            "kind": r.kind.value,
-            "num": r.round_num,
-            "entities": list(r.entities),
-            "entity_index": r.entity_index,
-            "steps": [_step_summary(s) for s in r.steps],
-            "extra": {k: _plain(v) for k, v in sorted(getattr(r, "__dict__", {}).items())
-                      if k not in ("round_num", "entities", "entity_index", "steps")},
-        }
-    extra: dict[str, Any] = {}
-    for key, value in sorted(vars(game).items()):
-        if key in _SKIP or key.startswith("_"):
-            continue
-        plain = _plain(value)
-        if plain is not None or value is None:
-            extra[key] = plain
-    summary["extra"] = extra
-    return summary
+    if r is not None and not game.finished:
+        legal = game.legal_actions()
+        out["round"] = {"kind": r.kind.value, "number": r.round_num,
+                        "order": list(r.entities), "acting": legal.entity,
+                        "step": legal.step, "open": sorted(legal.types),
+                        "progress": [[type(s).__name__, s.passed, s.acted] for s in r.steps]}
+    boxes = game.bid_boxes()
+    if boxes is not None:
+        out["bid_boxes"] = plain(boxes)
+    out["title_state"] = plain(game.position_extra())
+    return out
+
+
+def canonical(data: Any) -> str:
+    """The canonical JSON text a digest is taken of."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False, default=str)
 
 
 def state_digest(game: Game) -> str:
-    """SHA-256 (hex) of the canonical JSON of `state_summary`."""
-    text = json.dumps(state_summary(game), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The versioned digest of `position`: ``"p1-"`` and SHA-256 in hex."""
+    text = canonical(position(game))
+    return f"p{POSITION_VERSION}-" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-__all__ = ["state_digest", "state_summary"]
+def digest_version(digest: str) -> int | None:
+    """The position version a digest was taken with; None for an unversioned
+    (legacy, before version 1) digest, which cannot be recomputed."""
+    match = _VERSIONED.match(digest)
+    return int(match.group(1)) if match else None
+
+
+def position_digest(game: Game, version: int) -> str:
+    """The digest of ``game`` in position version ``version`` (one of `KNOWN_VERSIONS`).
+
+    Raises:
+        ValueError: a version this build does not know.
+    """
+    if version not in KNOWN_VERSIONS:
+        raise ValueError(f"position version {version} is not known to this version")
+    return state_digest(game)
+
+
+def state_summary(game: Game) -> dict[str, Any]:
+    """Alias of `position` (the name before the position was declared)."""
+    return position(game)
+
+
+__all__ = ["POSITION_VERSION", "board_summary", "canonical", "changed_hexes",
+           "digest_version", "plain", "position", "position_digest", "state_digest",
+           "state_summary"]

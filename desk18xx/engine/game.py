@@ -463,6 +463,13 @@ class Game:
         return LegalActions(entity, types, r.kind.value,
                             None if step is None else type(step).__name__, details)
 
+    def position_extra(self) -> dict[str, Any]:
+        """What the title declares as part of the position beyond the generic one
+        (`desk18xx.engine.digest.position`): plain data under documented names,
+        e.g. loans left or an auction's standing bids.  Never attributes by
+        reflection (a refactor must not change it)."""
+        return {}
+
     def bid_boxes(self) -> BidBoxView | None:
         """The sealed-bid boxes and bids now (title; None without bid boxes)."""
         return None

@@ -10,13 +10,14 @@ Nothing here writes a file: a failed open leaves everything as it was.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from desk18xx.engine.actions import action_from_dict
-from desk18xx.engine.digest import state_digest
+from desk18xx.engine.digest import KNOWN_VERSIONS, digest_version, position_digest, state_digest
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game
 from desk18xx.engine.log import LogError, RawAction, filter_log
@@ -131,31 +132,80 @@ def _failure(raw: Sequence[RawAction], index: int, reason: str) -> ReplayFailure
 
 @dataclass(frozen=True, slots=True)
 class OpenedSave:
-    """A save that passed every check: file, hash chain, replay and state digest."""
+    """A save that passed the file checks and was replayed.
+
+    With ``open_save(partial=False)`` (the default) every action replayed and the
+    position matched the recorded digest.  With ``partial=True`` `replayed` may
+    stop at an action this version's rules refuse (`replayed.failure`), and
+    `digest_note` says when the position could not be or was not confirmed."""
 
     saved: SavedGame
     replayed: Replayed
+    digest_checked: bool = True
+    """The recorded position digest was recomputed and matched."""
+    digest_note: str | None = None
+    """Why the digest was not confirmed (legacy digest, newer version, other result)."""
 
     @property
     def game(self) -> Game:
         """The game state the file leads to."""
         return self.replayed.game
 
+    @property
+    def complete(self) -> bool:
+        """Every action of the file replayed."""
+        return self.replayed.failure is None
+
+
+_LEGACY_DIGEST = re.compile(r"[0-9a-f]{64}")
+"""An unversioned digest (files written before position version 1)."""
+
+LEGACY_NOTE = ("the file was written before positions were versioned; its actions were all "
+               "replayed and its hash chain checked, but its recorded state digest cannot be "
+               "recomputed")
+
+
+def check_digest(game: Game, recorded: str) -> tuple[str | None, str | None]:
+    """Compare ``game`` with a recorded ``end.state_digest``.
+
+    Returns ``(digest, note)``: ``digest`` is what this build computes in the
+    recorded digest's position version (None when it cannot: a legacy digest or a
+    newer version, explained in ``note``)."""
+    version = digest_version(recorded)
+    if version is None:
+        return None, LEGACY_NOTE
+    if version not in KNOWN_VERSIONS:
+        return None, (f"its position digest has version {version}, newer than this "
+                      f"version of desk18xx knows ({max(KNOWN_VERSIONS)}); it was not checked")
+    return position_digest(game, version), None
+
 
 def open_save(path: str | Path, *,
-              each: Callable[[int, RawAction, Game], None] | None = None) -> OpenedSave:
-    """Load, verify and replay a save (the state digest must match).
+              each: Callable[[int, RawAction, Game], None] | None = None,
+              partial: bool = False) -> OpenedSave:
+    """Load, verify and replay a save.
 
-    `each` is passed to `replay_log` (called before every live action).
+    The recorded digest is recomputed with this version's rules in the position
+    version it was written with (`desk18xx.engine.digest`); a legacy digest
+    (before versions) or a newer version cannot be recomputed and is reported in
+    `OpenedSave.digest_note` instead.
+
+    `each` is passed to `replay_log` (called before every live action).  With
+    ``partial=True`` an action this version refuses, or a different final
+    position, does not raise: the save opens up to the last legal action
+    (`OpenedSave.replayed.failure` says which action and why) so that the user
+    can continue from there as a new branch; the file is never changed.
 
     Raises:
         SaveFormatError: the file is unreadable or malformed (see `load_save`).
         TamperedSaveError: the hash chain fails.
-        IllegalSaveError: the engine refuses an action (index and reason given).
-        StateDigestError: the replay reaches a different state than recorded.
+        IllegalSaveError: the engine refuses an action (index and reason given;
+            not with ``partial``).
+        StateDigestError: the replay reaches a different position than recorded
+            (not with ``partial``).
     """
     source = str(path)
-    box: list[Replayed] = []
+    box: list[OpenedSave] = []
 
     def digest(saved: SavedGame) -> str:
         try:
@@ -166,18 +216,36 @@ def open_save(path: str | Path, *,
                                   f"this version of desk18xx ({error})") from error
         failure = replayed.failure
         if failure is not None:
-            raise IllegalSaveError(source, f"actions[{failure.index}]", failure.describe(),
-                                   failure.index)
-        box.append(replayed)
+            if not partial:
+                raise IllegalSaveError(source, f"actions[{failure.index}]",
+                                       failure.describe(), failure.index)
+            box.append(OpenedSave(saved, replayed, False,
+                                  f"this version's rules stop it at {failure.describe()}"))
+            return saved.state_digest
+        if digest_version(saved.state_digest) is None and \
+                not _LEGACY_DIGEST.fullmatch(saved.state_digest):
+            raise SaveFormatError(source, "end.state_digest",
+                                  f"{saved.state_digest[:80]!r} is not a state digest "
+                                  "(file cut short or edited?)")
         try:
-            return state_digest(replayed.game)
+            actual, note = check_digest(replayed.game, saved.state_digest)
         except ENGINE_ERRORS as error:  # a title the digest cannot summarise yet
-            raise SaveFormatError(source, "end.state_digest", "the game's state digest "
+            raise SaveFormatError(source, "end.state_digest", "the game's position "
                                   f"cannot be computed: {type(error).__name__}: {error}"
                                   ) from error
+        if actual is None:
+            box.append(OpenedSave(saved, replayed, False, note))
+            return saved.state_digest
+        if actual != saved.state_digest and partial:
+            box.append(OpenedSave(saved, replayed, False,
+                                  "its actions replay to another position under this "
+                                  "version's rules than when it was saved"))
+            return saved.state_digest
+        box.append(OpenedSave(saved, replayed))
+        return actual
 
-    saved = load_save(path, replay_digest=digest)
-    return OpenedSave(saved, box[0])
+    load_save(path, replay_digest=digest)
+    return box[0]
 
 
 def digest_of(game: Game) -> str:

@@ -79,7 +79,7 @@ def test_every_jump_gives_the_replayed_position() -> None:
 def test_digest_summary_is_plain_and_leaves_history_out() -> None:
     game = new_game(setup_of(SMALL))
     summary = state_summary(game)
-    assert {"players", "corps", "tiles", "round", "phase", "market"} <= set(summary)
+    assert {"players", "corporations", "tiles", "round", "phase", "market"} <= set(summary)
     before = state_digest(game)
     game.log.append("text")
     game.actions_applied += 3

@@ -156,7 +156,7 @@ def test_a_bad_move_leaves_the_game_on_screen(
     bad.write_text(dump_save(header_of(SETUP), session.line.raw, "wrong digest"))
     assert files.open_email_move(str(bad), confirm=False) is None
     assert session.game is game and len(session.actions()) == 3
-    assert warnings and "replay to state" in warnings[0]
+    assert warnings and "is not a state digest" in warnings[0]
 
 
 def test_a_move_of_another_game_opens_that_game(

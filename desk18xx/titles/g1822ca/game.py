@@ -622,6 +622,12 @@ class G1822CA(Game):
         wanted = frozenset(types)
         return [m for m in candidate_moves(self, rng, wanted) if m.type in wanted]
 
+    def position_extra(self) -> dict[str, Any]:
+        """This title's declared part of the position (`.position`)."""
+        from desk18xx.titles.g1822ca.position import position_extra
+
+        return position_extra(self)
+
     def bid_boxes(self) -> BidBoxView:
         """The bid boxes, their bids, and who may bid now (RB 4.2)."""
         if self.finished:

@@ -590,6 +590,12 @@ class G1867(Game):
             corp.loans = 0
         super().end_game(reason)
 
+    def position_extra(self) -> dict[str, Any]:
+        """This title's declared part of the position (`.position`)."""
+        from desk18xx.titles.g1867.position import position_extra
+
+        return position_extra(self)
+
     def player_value(self, pid: str) -> int:
         """Cash + privates at face + shares at price (price after loans) (card: Endgame)."""
         value = self.cash[pid]
