@@ -30,6 +30,7 @@ nodes come from `desk18xx.engine.positions.PositionCache`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -43,6 +44,11 @@ ROOT_ID: Final = 0
 
 _IGNORED_KEYS: Final = frozenset({"id", "created_at", "user"})
 """Envelope keys that do not change what an action does (ignored when comparing)."""
+
+
+_LEGACY_DIGEST: Final = re.compile(r"[0-9a-f]{64}")
+"""A node digest written before positions were versioned (`desk18xx.engine.digest`):
+it would never match a position digest again, so it is dropped on load."""
 
 
 class Mark(StrEnum):
@@ -527,8 +533,8 @@ class VariationTree:
             except ValueError as error:
                 raise TreeError(f"{where}.marks: {error}") from error
             digest = entry.get("digest")
-            if isinstance(digest, str):
-                tree.set_digest(node, digest)
+            if isinstance(digest, str) and not _LEGACY_DIGEST.fullmatch(digest):
+                tree.set_digest(node, digest)  # legacy ones are recomputed when needed
             action_id = node.action.get("id") if node.action else None
             if isinstance(action_id, int) and not isinstance(action_id, bool):
                 tree._next_action_id = max(tree._next_action_id, action_id + 1)
