@@ -102,9 +102,18 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
         from desk18xx.ui.files import is_email_move
 
         email_move = is_email_move(file)
+    deferred: str | None = None  # a save that stops early: the window asks what to do
     if file is not None and not email_move:
+        from desk18xx.io.replaying import IllegalSaveError
+        from desk18xx.io.savefile import StateDigestError
+
         try:
             session.load(file)
+        except (IllegalSaveError, StateDigestError) as exc:
+            if screenshot is not None:
+                print(f"desk18xx: cannot open {file}: {exc}", file=sys.stderr)
+                return 4
+            deferred = file
         except (OSError, ValueError, KeyError) as exc:
             error = f"cannot open {file}: {exc}"
             print(f"desk18xx: {error}", file=sys.stderr)
@@ -147,7 +156,9 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
         from desk18xx.ui.files import start_autosave
 
         restored = start_autosave(window.files, session, restore=file is None)
-        if email_move and file is not None:
+        if deferred is not None:
+            window.open_path(deferred)
+        elif email_move and file is not None:
             window.files.open_email_move(file)
         elif file is None and not restored:
             window.new_game()  # choose title, players and seed first

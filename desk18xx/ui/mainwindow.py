@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game
 from desk18xx.engine.tiledef import COLOR_ORDER, ManifestTile, TileDef
+from desk18xx.io.replaying import ReplayFailure
 from desk18xx.ui.actionpanel import ActionPanel
 from desk18xx.ui.dialogs.gameend import GameEndDialog
 from desk18xx.ui.dialogs.newgame import NewGameDialog
@@ -505,15 +507,41 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Saved {path}")
 
     def open_path(self, path: str) -> bool:
-        """Load ``path`` into the session; report problems in a message box."""
+        """Load ``path`` into the session; report problems in a message box.
+
+        A save that this version's rules stop at an action is offered at its last
+        legal action, to continue from there (the file itself is not changed)."""
         try:
-            self.session.load(path)
+            if Path(path).suffix.lower() == ".json":
+                self.session.load(path)
+                return True
+            from desk18xx.io.replaying import open_save
+
+            opened = open_save(path, partial=True)
+            failure = opened.replayed.failure
+            if failure is not None and not self._continue_stopped_save(path, failure):
+                return False
+            self.session.load_opened(path, opened)
         except (OSError, ValueError, KeyError, IllegalAction) as exc:
             reason = str(exc).removeprefix(f"{path}: ")  # save errors start with the path
             QMessageBox.warning(self, "Open", f"Cannot open {path}:\n{reason}\n"
                                 "The game on screen is unchanged.")
             return False
+        if opened.digest_note is not None and failure is None:
+            self.statusBar().showMessage(f"Opened {Path(path).name}: {opened.digest_note}.")
         return True
+
+    def _continue_stopped_save(self, path: str, failure: ReplayFailure) -> bool:
+        """Ask whether to open a save at the last action this version accepts."""
+        answer = QMessageBox.question(
+            self, "Open",
+            f"{Path(path).name} was saved under other rules. This version refuses "
+            f"{failure.describe()}.\n\nOpen the game at the last legal action "
+            f"({failure.index} actions) and continue from there as a new line? The file "
+            "is not changed; save your continuation under a new name.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
 
     # -- updates ----------------------------------------------------------------------------
     def _game_replaced(self) -> None:

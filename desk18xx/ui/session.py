@@ -36,6 +36,7 @@ from desk18xx.engine.log import LogError, filter_log
 from desk18xx.engine.positions import PositionCache
 from desk18xx.engine.programs import run_programs
 from desk18xx.engine.variations import Node, VariationTree, action_key, tree_from_log
+from desk18xx.io.replaying import OpenedSave
 
 #: Live actions between two snapshots of the game (undo replays at most this many).
 SNAPSHOT_EVERY = 25
@@ -296,13 +297,8 @@ class GameSession(QObject):
         """
         if Path(path).suffix.lower() != ".json":
             from desk18xx.io.replaying import open_save
-            from desk18xx.io.study import game_setup, load_study
 
-            opened = open_save(path)
-            tree = load_study(path).tree if opened.saved.study is not None else None
-            self.source = str(path)
-            self.new_game(game_setup(opened.saved.header),
-                          [dict(a) for a in opened.saved.actions], tree)
+            self.load_opened(path, open_save(path))
             return
         from desk18xx.io.import_18xxgames import load_export
         from desk18xx.io.study import study_from_export
@@ -314,6 +310,26 @@ class GameSession(QObject):
         _header, tree = study_from_export(path)  # what its players took back: variations
         self.source = str(path)
         self.new_game(setup, [dict(a) for a in imported.actions], tree)
+
+    def load_opened(self, path: str | Path, opened: OpenedSave) -> None:
+        """Show a save that `desk18xx.io.replaying.open_save` has checked and replayed.
+
+        A save that this version's rules stop at an action (``opened.complete``
+        false, from ``open_save(partial=True)``) opens at the last legal action
+        as a new game line: the refused action and what followed it are left
+        out, and `source` stays unset so that the file is never overwritten.
+        """
+        from desk18xx.io.study import game_setup, load_study
+
+        raw = [dict(a) for a in opened.saved.actions]
+        failure = opened.replayed.failure
+        if failure is not None:
+            self.source = None
+            self.new_game(game_setup(opened.saved.header), raw[:failure.index])
+            return
+        tree = load_study(path).tree if opened.saved.study is not None else None
+        self.source = str(path)
+        self.new_game(game_setup(opened.saved.header), raw, tree)
 
     def save(self, path: str | Path) -> None:
         """Write the whole history tree (every line, names, notes, marks) as a study
