@@ -8,8 +8,9 @@ reported by index. The chain detects accidents and casual edits; it is not a
 signature (anyone can recompute it). The state digest, checked by replaying,
 catches the rest.
 
-Reading never executes anything: a safe YAML loader with aliases refused
-and a size limit applied before parsing.
+Reading never executes anything: the file is read by `desk18xx.io.filereader`
+(regular files only, a size limit applied while reading), then parsed by a
+plain-scalar YAML loader with aliases refused (`desk18xx.io.yamlio`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import yaml
 
 from desk18xx import __version__
 from desk18xx.engine.log import RawAction, effective_actions
-from desk18xx.io import migrations, yamlio
+from desk18xx.io import filereader, migrations, yamlio
 from desk18xx.io.atomic import write_atomic
 from desk18xx.io.import_18xxgames import PLAYER_RANGE, ImportedGame
 from desk18xx.io.savechain import link_hash, setup_hash
@@ -307,21 +308,10 @@ def load_save(
         StateDigestError: `replay_digest` disagrees with the file.
     """
     source = str(path)
-    file = Path(path)
-    try:
-        size = file.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            _fail(source, "(file)", f"is {size} bytes; saves over {MAX_SAVE_BYTES} are refused")
-        data = file.read_bytes()
-    except OSError as error:
-        raise SaveFormatError(source, "(file)", f"cannot be read: {error.strerror}") from error
-    if b"\x00" in data:
-        _fail(source, "(file)", "is not a text file (it contains NUL bytes)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise SaveFormatError(source, "(file)", f"is not UTF-8 text (byte {error.start})") \
-            from error
+    try:  # regular files only, the limit read from the stream, UTF-8 without NUL
+        text = filereader.read_text(path, MAX_SAVE_BYTES, what="saves")
+    except filereader.FileRefused as error:
+        raise SaveFormatError(source, "(file)", error.problem) from error
     game = _verify(_parse(text, source), source)
     if replay_digest is not None:
         actual = replay_digest(game)
