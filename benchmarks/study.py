@@ -47,6 +47,7 @@ from desk18xx.io.study import (  # noqa: E402
     save_study,
     study_from_export,
 )
+from desk18xx.titles import new_game  # noqa: E402
 
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "18xx.games"
 DEFAULT_FIXTURE = FIXTURES / "1867" / "21268.json"
@@ -127,7 +128,7 @@ def gui_main(args: argparse.Namespace) -> int:
     setup = game_setup(header)
     variations = 0
     if len(tree) - 1 < args.actions:  # the recorded game's take-backs may be enough
-        study = Study(setup, tree)
+        study = Study(setup, tree, factory=new_game)
         study.go_to(tree.main_line()[-1])
         _ = study.game
         variations = grow(study, args.actions, rng)
@@ -228,7 +229,7 @@ def main() -> int:
     began = time.perf_counter()
     header, tree = study_from_export(args.fixture)
     setup = game_setup(header)
-    study = Study(setup, tree)
+    study = Study(setup, tree, factory=new_game)
     study.go_to(tree.main_line()[-1])
     _ = study.game
     built = time.perf_counter() - began
@@ -242,7 +243,7 @@ def main() -> int:
         size = path.stat().st_size
         began = time.perf_counter()
         loaded = load_study(path)
-        study = Study(setup, loaded.tree)
+        study = Study(setup, loaded.tree, factory=new_game)
         warmed = study.cache.warm()
         opened = time.perf_counter() - began
 

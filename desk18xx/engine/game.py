@@ -15,7 +15,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import Any
 
-from desk18xx.engine.actions import STATE_NEUTRAL, Action, EndGame, Message, Pass
+from desk18xx.engine.actions import STATE_NEUTRAL, Action, EndGame, LayTile, Message, Pass
 from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.board_lite import Board
 from desk18xx.engine.errors import IllegalAction
@@ -462,6 +462,16 @@ class Game:
                 details = step.details(self, entity)
         return LegalActions(entity, types, r.kind.value,
                             None if step is None else type(step).__name__, details)
+
+    def sandbox_lay(self, lay: LayTile) -> None:
+        """Lay a tile for ``lay.entity`` as its own first lay of a turn would, whoever
+        is to act (study mode's sandbox; the title's track rules decide).  Changes
+        this game: call it on a copy.
+
+        Raises:
+            IllegalAction: the rules refuse the lay, or the title has no sandbox.
+        """
+        raise IllegalAction(f"no sandbox tile lays for {self.title_id}")
 
     def position_extra(self) -> dict[str, Any]:
         """What the title declares as part of the position beyond the generic one

@@ -4,7 +4,7 @@ Issue "Study mode", point 6: on a branch, any tile lay the rules allow for any
 company can be tried to see its effect on that company's best routes, then
 discarded. `try_tile_lay` lays the tile on a copy of the position as that
 company's own track step would (whoever is to act: the title's rules, through
-`desk18xx.titles.sandbox.lay_anyway`), then asks the route optimizer
+`Game.sandbox_lay`, each title's own track rules), then asks the route optimizer
 (`desk18xx.engine.optimizer.best_routes`) for the company's best routes before
 and after. Nothing is recorded: the caller keeps or drops the `SandboxTrial`.
 When the lay is also the company's own legal move now (``on_turn``), a user
@@ -73,9 +73,7 @@ class SandboxTrial:
 
 
 def _default_placer(game: Game, lay: LayTile) -> None:
-    from desk18xx.titles.sandbox import lay_anyway
-
-    lay_anyway(game, lay)
+    game.sandbox_lay(lay)  # the title's own track rules
 
 
 def best_routes_of(game: Game, corp: str, *, cancel: Cancel | None = None,

@@ -23,16 +23,11 @@ from desk18xx.engine.variations import Node, VariationTree
 GameFactory = Callable[[GameSetup], Game]
 
 
-def _default_factory(setup: GameSetup) -> Game:
-    from desk18xx.titles import find_title
-
-    return find_title(setup.title).new_game(setup)
-
-
 def replay(setup: GameSetup, actions: Iterable[Mapping[str, Any]],
-           factory: GameFactory | None = None) -> Game:
-    """A fresh game of `setup` with `actions` (raw dicts) applied."""
-    game = (factory or _default_factory)(setup)
+           factory: GameFactory) -> Game:
+    """A fresh game of `setup` (made by ``factory``, e.g. `desk18xx.titles.new_game`)
+    with `actions` (raw dicts) applied."""
+    game = factory(setup)
     for raw in actions:
         game.process(action_from_dict(raw))
     return game
@@ -44,17 +39,18 @@ class Study:
     Args:
         setup: the game's setup.
         tree: an existing tree (from a study file or an import); a new one if None.
-        factory: makes a fresh game for a setup (the title registry by default).
+        factory: makes a fresh game for a setup (`desk18xx.titles.new_game`: the engine
+            knows no title).
         cache: an existing position cache of `tree` to share (a hot-seat session's).
         cache_options: passed to `PositionCache` (``budget``, ``every``, …).
     """
 
     def __init__(self, setup: GameSetup, tree: VariationTree | None = None, *,
-                 factory: GameFactory | None = None, cache: PositionCache | None = None,
+                 factory: GameFactory, cache: PositionCache | None = None,
                  **cache_options: Any) -> None:
         self.setup = setup
         self.tree = tree if tree is not None else VariationTree()
-        self._factory = factory or _default_factory
+        self._factory = factory
         if cache is not None and cache.tree is not self.tree:
             raise ValueError("the position cache belongs to another tree")
         self.cache = cache if cache is not None else PositionCache(

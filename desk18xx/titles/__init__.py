@@ -48,6 +48,15 @@ def find_title(name: str) -> Title:
     raise KeyError(f"unknown title {name!r}; known: {', '.join(sorted(TITLES))}")
 
 
+def new_game(setup: GameSetup) -> Game:
+    """A fresh game of ``setup`` by its title's rules (the registry's factory).
+
+    Raises:
+        KeyError: unknown title.
+    """
+    return find_title(setup.title).new_game(setup)
+
+
 def _new_1822ca(setup: GameSetup) -> Game:
     from desk18xx.titles.g1822ca.game import G1822CA
 

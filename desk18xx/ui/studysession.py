@@ -19,6 +19,7 @@ from desk18xx.engine.digest import state_digest
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.study import Study
 from desk18xx.engine.variations import Mark, Node, VariationTree, tree_from_log
+from desk18xx.titles import new_game
 
 #: Milliseconds the shown position must stay before its state digest is computed
 #: (transpositions; a digest of a late 1822CA game takes about 60 ms, so not
@@ -67,8 +68,8 @@ class StudySession(QObject):
         tree = own if isinstance(own, VariationTree) else tree_from_log(session.line.raw)
         setup: GameSetup = session.setup
         shared = getattr(session, "positions", None) if own is tree else None
-        study = cls(Study(setup, tree, factory=getattr(session, "factory", None),
-                          cache=shared), session, parent)
+        factory = getattr(session, "factory", None) or new_game
+        study = cls(Study(setup, tree, factory=factory, cache=shared), session, parent)
         if own is tree:
             session.game_replaced.connect(study._session_replaced)
         return study

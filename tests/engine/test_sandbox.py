@@ -15,6 +15,7 @@ from desk18xx.engine.optimizer import engine_revenues
 from desk18xx.engine.sandbox import SandboxTrial, best_routes_of, try_tile_lay
 from desk18xx.engine.study import Study
 from desk18xx.io.study import game_setup, study_from_export
+from desk18xx.titles import new_game
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
 G1867 = FIXTURES / "1867" / "21268.json"
@@ -25,7 +26,7 @@ def _study(path: Path) -> Study:
     if not path.exists():
         pytest.skip(f"no fixture {path.name}")
     header, tree = study_from_export(path)
-    return Study(game_setup(header), tree, digests=False)
+    return Study(game_setup(header), tree, factory=new_game, digests=False)
 
 
 def _lays_1867(game: Game, corp: str) -> list[LayTile]:

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from desk18xx.engine.study import Study
 from desk18xx.engine.variations import Mark
 from desk18xx.io.study import game_setup, study_from_export
+from desk18xx.titles import new_game
 from desk18xx.ui.docks.compare import DIFF_COLOR, CompareDock
 from desk18xx.ui.docks.study_tree import StudyTreeDock
 from desk18xx.ui.studysession import StudySession
@@ -28,7 +29,7 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints"),
 @pytest.fixture
 def study() -> StudySession:
     header, tree = study_from_export(SMALL)
-    return StudySession(Study(game_setup(header), tree))
+    return StudySession(Study(game_setup(header), tree, factory=new_game))
 
 
 def test_the_dock_lists_the_main_line_and_its_variations(qtbot: QtBot,

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from desk18xx.engine.actions import Action, Route
+from desk18xx.engine.actions import Action, LayTile, Route
 from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.data import TitleData, load_title
 from desk18xx.engine.errors import IllegalAction
@@ -621,6 +621,12 @@ class G1822CA(Game):
 
         wanted = frozenset(types)
         return [m for m in candidate_moves(self, rng, wanted) if m.type in wanted]
+
+    def sandbox_lay(self, lay: LayTile) -> None:
+        """Study mode's off-turn lay by this title's track rules (`.sandbox`)."""
+        from desk18xx.titles.g1822ca.sandbox import lay_anyway
+
+        lay_anyway(self, lay)
 
     def position_extra(self) -> dict[str, Any]:
         """This title's declared part of the position (`.position`)."""

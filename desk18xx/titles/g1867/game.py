@@ -9,6 +9,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
+from desk18xx.engine.actions import LayTile
 from desk18xx.engine.board_lite import NEUTRAL, Board
 from desk18xx.engine.data import load_title
 from desk18xx.engine.errors import IllegalAction
@@ -589,6 +590,12 @@ class G1867(Game):
             self.loans_left += corp.loans
             corp.loans = 0
         super().end_game(reason)
+
+    def sandbox_lay(self, lay: LayTile) -> None:
+        """Study mode's off-turn lay by this title's track rules (`.sandbox`)."""
+        from desk18xx.titles.g1867.sandbox import lay_anyway
+
+        lay_anyway(self, lay)
 
     def position_extra(self) -> dict[str, Any]:
         """This title's declared part of the position (`.position`)."""
