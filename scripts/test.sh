@@ -7,4 +7,5 @@ cd "$root"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 .venv/bin/python -m ruff check .
 .venv/bin/python -m mypy
+.venv/bin/lint-imports --no-cache  # the layers (.importlinter)
 exec .venv/bin/python -m pytest -q "$@"

@@ -38,13 +38,11 @@ def run(args: argparse.Namespace) -> int:
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from PySide6.QtWidgets import QApplication
-
     from desk18xx.engine.data import load_title
-    from desk18xx.ui.map.render import save_board_png
+    from desk18xx.ui.map.render import application, save_board_png
     from desk18xx.ui.map.starting import starting_board
 
-    _app = QApplication.instance() or QApplication([sys.argv[0]])  # kept alive while drawing
+    _app = application()  # kept alive while drawing
     start = time.perf_counter()
     try:
         data = load_title(title)

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QCoreApplication, QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QApplication
 
 from desk18xx.ui.map import style
 from desk18xx.ui.map.boardview import BoardView
 from desk18xx.ui.map.scene import DEFAULT_HEX_SIZE, MapScene
+
+
+def application() -> QCoreApplication:
+    """The running Qt application, made (offscreen or on the screen) if there is none:
+    what a command-line tool needs before it draws."""
+    return QApplication.instance() or QApplication([sys.argv[0]])
 
 
 def render_scene(scene: MapScene) -> QImage:
