@@ -17,7 +17,10 @@ class Title:
     min_players: int
     max_players: int
     options: tuple[str, ...]
+    """Optional rules (18xx.games names)."""
     factory: Callable[[GameSetup], Game]
+    option_labels: tuple[str, ...] = ()
+    """A label for each of `options`, for a new-game dialog."""
 
     def new_game(self, setup: GameSetup) -> Game:
         """A fresh game for ``setup``."""
@@ -31,7 +34,8 @@ def _new_1867(setup: GameSetup) -> Game:
 
 
 TITLES: dict[str, Title] = {
-    "1867": Title("1867", "1867: Railways of Canada", 2, 6, ("grid_market",), _new_1867),
+    "1867": Title("1867", "1867: Railways of Canada", 2, 6, ("grid_market",), _new_1867,
+                  ("Grid stock market (optional rule)",)),
 }
 """Title id -> title.  "1822CA", "1822CA-ERS" and "1822CA-WRS" are added by their package."""
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from desk18xx.engine.game import GameSetup
+from desk18xx.titles import TITLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,14 +36,12 @@ class TitleChoice:
     """(option id, label)."""
 
 
-TITLE_CHOICES: tuple[TitleChoice, ...] = (
-    TitleChoice("1867", "1867: Railways of Canada", 2, 6,
-                (("grid_market", "Grid stock market (optional rule)"),)),
-    TitleChoice("1822CA", "1822CA", 2, 7),
-    # our title ids (saves refuse the 18xx.games spelling "1822CA ERS"); 2-5 players
-    TitleChoice("1822CA-ERS", "1822CA Eastern Regional Scenario", 2, 5),
-    TitleChoice("1822CA-WRS", "1822CA Western Regional Scenario", 2, 5),
+TITLE_CHOICES: tuple[TitleChoice, ...] = tuple(
+    TitleChoice(t.id, t.name, t.min_players, t.max_players,
+                tuple(zip(t.options, t.option_labels, strict=True)))
+    for t in TITLES.values()
 )
+"""Every title of the registry (`desk18xx.titles.TITLES`), in its order."""
 #: 1867 with two players exists only as 18xx.games' variant (its rule quirks on).
 TWO_PLAYER_OPTION = "compat_18xxgames"
 DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace")
