@@ -27,10 +27,12 @@ def run(args: argparse.Namespace) -> int:
     from desk18xx.io.atomic import write_atomic
     from desk18xx.io.replaying import open_save
     from desk18xx.io.savefile import SaveFormatError
+    from desk18xx.io.study import study_of
     from desk18xx.io.transfer import export_text
 
     try:
         opened = open_save(args.file)
+        study_of(opened.saved, args.file)
         text = export_text(opened.saved.header, opened.saved.actions, opened.game)
         write_atomic(Path(args.out), text.encode("utf-8"), keep_backup=True)
     except (SaveFormatError, OSError, KeyError) as error:

@@ -20,11 +20,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Import; 0 written, 1 refused (nothing written)."""
+    from desk18xx.io.filereader import FileKind, FileRefused, kind_of
     from desk18xx.io.import_18xxgames import ExportFormatError
     from desk18xx.io.replaying import digest_of
     from desk18xx.io.savefile import SaveWriteError, save_game
     from desk18xx.io.transfer import save_from_export
 
+    try:
+        if kind_of(args.file) is FileKind.SAVE:  # the detection the app uses
+            print(f"desk18xx import: {args.file}: (file): is a desk18xx save, not an "
+                  "18xx.games export (open it, or check it with 'desk18xx verify')",
+                  file=sys.stderr)
+            return 1
+    except FileRefused as error:
+        print(f"desk18xx import: {args.file}: (file): {error.problem}", file=sys.stderr)
+        return 1
     try:
         converted = save_from_export(args.file)
         game = converted.replayed.game

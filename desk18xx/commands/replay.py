@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from desk18xx.engine.actions import Action, action_from_dict
-from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup
+from desk18xx.io.replaying import ENGINE_ERRORS
 
 
 @dataclass
@@ -51,15 +51,21 @@ def replay_export(path: str) -> tuple[Any, ReplayOutcome]:
     game = title.new_game(setup)
     applied = 0
     for index, raw in enumerate(imported.actions):
-        action: Action = action_from_dict(raw)
         try:
+            action: Action = action_from_dict(raw)
             game.process(action)
-        except (IllegalAction, KeyError, ValueError, AssertionError, StopIteration) as exc:
+        except ENGINE_ERRORS as exc:
             return imported, ReplayOutcome(game, applied, {
-                "index": index, "id": raw.get("id"), "type": action.type,
-                "entity": action.entity, "reason": f"{type(exc).__name__}: {exc}"})
+                "index": index, "id": raw.get("id"), "type": str(raw.get("type")),
+                "entity": str(raw.get("entity")), "reason": f"{type(exc).__name__}: {exc}"})
         applied += 1
     return imported, ReplayOutcome(game, applied, None)
+
+
+def refuse(command: str, source: str, problem: str) -> int:
+    """Print a refusal of the whole file (``desk18xx replay: FILE: (file): …``); 1."""
+    print(f"desk18xx {command}: {source}: (file): {problem}", file=sys.stderr)
+    return 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,13 +75,24 @@ def run(args: argparse.Namespace) -> int:
     chat excluded); ``messages`` the chat lines; ``file_actions`` every entry of
     the file's action array.
     """
-    from desk18xx.io.transfer import looks_like_export
+    from desk18xx.io.filereader import FileKind, FileRefused, kind_of
+    from desk18xx.io.import_18xxgames import ExportFormatError
 
-    if not looks_like_export(args.file):  # a desk18xx save (YAML)
+    try:
+        kind = kind_of(args.file)  # the detection the app uses
+    except FileRefused as error:
+        return refuse("replay", args.file, error.problem)
+    if kind is not FileKind.EXPORT:  # a desk18xx save (YAML), or says why it is not one
         from desk18xx.commands.verify import replay_save
 
         return replay_save(args)
-    imported, outcome = replay_export(args.file)
+    try:
+        imported, outcome = replay_export(args.file)
+    except ExportFormatError as error:
+        print(f"desk18xx replay: {error}", file=sys.stderr)
+        return 1
+    except KeyError as error:  # a title whose rules this build lacks
+        return refuse("replay", args.file, f"its title cannot be played here ({error})")
     game = outcome.game
     result = {} if game is None else {k: v for k, v in game.result().items()}
     out: dict[str, Any] = {

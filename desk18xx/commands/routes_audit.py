@@ -135,8 +135,14 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Audit and print the summary."""
-    summary = audit(args.file, verbose=args.verbose)
+    """Audit and print the summary; a file that is not a readable export: 1 and its message."""
+    from desk18xx.io.import_18xxgames import ExportFormatError
+
+    try:
+        summary = audit(args.file, verbose=args.verbose)
+    except ExportFormatError as error:
+        print(f"desk18xx routes-audit: {error}", file=sys.stderr)
+        return 1
     print(json.dumps(summary))
     if summary["lower"] or summary.get("problems"):
         return 1

@@ -51,11 +51,17 @@ class FileRefused(ValueError):
 
     Args:
         problem: what is wrong, as the end of a sentence about the file.
+        source: the file; the message then reads ``"<file>: (file): <problem>"``.
     """
 
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem)
+    def __init__(self, problem: str, source: str | None = None) -> None:
+        super().__init__(problem if source is None else f"{source}: (file): {problem}")
         self.problem = problem
+        self.source = source
+
+    def located(self, source: str) -> FileRefused:
+        """The same refusal naming `source`."""
+        return FileRefused(self.problem, source)
 
 
 def _kind_name(mode: int) -> str:
@@ -207,9 +213,13 @@ def kind_of(path: str | Path) -> FileKind:
     export (text that starts like JSON), or neither. The file name is not used.
 
     Raises:
-        FileRefused: the file cannot be read (see `read_bytes`).
+        FileRefused: the file cannot be read (see `read_bytes`); its message
+            names the file.
     """
-    return kind_of_bytes(read_head(path))
+    try:
+        return kind_of_bytes(read_head(path))
+    except FileRefused as error:
+        raise error.located(str(path)) from error
 
 
 # --- JSON -------------------------------------------------------------------------------

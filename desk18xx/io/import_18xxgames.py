@@ -20,6 +20,7 @@ from typing import Any, Final, NoReturn
 from desk18xx.engine.ids import PlayerId
 from desk18xx.engine.log import LogError, RawAction, filter_log, with_auto_actions
 from desk18xx.engine.rng import seed_from
+from desk18xx.io import filereader
 
 TITLES: Final[dict[str, str]] = {
     "1867": "1867",
@@ -39,6 +40,11 @@ PLAYER_RANGE: Final[dict[str, range]] = {
 
 MAX_EXPORT_BYTES: Final = 64 * 1024 * 1024
 """Larger files are refused before parsing (the biggest known export is ~2 MB)."""
+
+MAX_NAME_CHARS: Final = 200
+"""Longest player name (18xx.games user names are much shorter)."""
+MAX_STRING_CHARS: Final = 100_000
+"""Longest string anywhere in an export (chat messages included)."""
 
 
 class ExportFormatError(ValueError):
@@ -110,39 +116,46 @@ def load_export(path: str | Path) -> ImportedGame:
         ExportFormatError: unreadable, too large, not JSON, or not an export
             of a title we play; the message says where and why.
     """
+    return parse_export(read_export_json(path), str(path))
+
+
+def read_export_json(path: str | Path) -> Any:
+    """The decoded JSON of an export file, through the one file reader
+    (`desk18xx.io.filereader`): regular files only, at most `MAX_EXPORT_BYTES`,
+    UTF-8 (a byte order mark is dropped), NaN, infinities and over-long
+    integers refused.
+
+    Raises:
+        ExportFormatError: see `load_export`.
+    """
     source = str(path)
-    file = Path(path)
     try:
-        size = file.stat().st_size
-        if size > MAX_EXPORT_BYTES:
-            raise ExportFormatError(
-                source, "(file)", f"is {size} bytes; exports over {MAX_EXPORT_BYTES} are refused"
-            )
-        data = file.read_bytes()
-    except OSError as error:
-        raise ExportFormatError(source, "(file)", f"cannot be read: {error.strerror}") from error
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ExportFormatError(
-            source, "(file)", f"is not UTF-8 text (byte {error.start})"
-        ) from error
-    return parse_export_text(text, source)
+        text = filereader.read_text(path, MAX_EXPORT_BYTES, what="exports", bom=True)
+    except filereader.FileRefused as error:
+        raise ExportFormatError(source, "(file)", error.problem) from error
+    return _decode(text, source)
 
 
 def parse_export_text(text: str, source: str = "<export>") -> ImportedGame:
     """Like `load_export`, for JSON text already in memory (e.g. pasted)."""
+    return parse_export(_decode(text, source), source)
+
+
+def _decode(text: str, source: str) -> Any:
     if not text.strip():
         raise ExportFormatError(source, "(file)", "is empty")
     try:
-        data = json.loads(text)
+        return filereader.parse_json(text)
     except json.JSONDecodeError as error:
         raise ExportFormatError(
             source, f"line {error.lineno} column {error.colno}", f"not JSON: {error.msg}"
         ) from error
+    except filereader.JsonValueError as error:
+        place = filereader.json_position(text, error.token)
+        where = "(file)" if place is None else f"line {place[0]} column {place[1]}"
+        raise ExportFormatError(source, where, f"not allowed: {error.problem}") from error
     except RecursionError as error:
         raise ExportFormatError(source, "(file)", "JSON nested too deeply") from error
-    return parse_export(data, source)
 
 
 def parse_export(data: Any, source: str = "<export>") -> ImportedGame:
@@ -175,6 +188,7 @@ def parse_export(data: Any, source: str = "<export>") -> ImportedGame:
 
     raw = reader.array(reader.required(top, "actions", ""), "actions")
     _check_actions(reader, raw)
+    _check_strings(reader, top)
     try:
         filtered = filter_log(raw)
     except LogError as error:
@@ -211,10 +225,13 @@ def _players(reader: _Reader, value: Any, title: str) -> tuple[ImportedPlayer, .
     for i, entry in enumerate(entries):
         where = f"players[{i}]"
         player = reader.object(entry, where)
-        name = reader.string(reader.required(player, "name", where), f"{where}.name")
+        name = reader.string(reader.required(player, "name", where), f"{where}.name",
+                             MAX_NAME_CHARS)
         raw_id = player.get("id", name)
         if isinstance(raw_id, bool) or not isinstance(raw_id, int | str):
             reader.fail(f"{where}.id", f"must be an integer or a string, not {_kind(raw_id)}")
+        if isinstance(raw_id, str):
+            reader.string(raw_id, f"{where}.id", MAX_NAME_CHARS)
         player_id = PlayerId(str(raw_id))
         if any(p.id == player_id for p in players):
             reader.fail(f"{where}.id", f"{player_id!r} is used by two players")
@@ -237,6 +254,31 @@ def _check_actions(reader: _Reader, raw: list[Any]) -> None:
             reader.string(
                 reader.required(child_action, "type", child_where), f"{child_where}.type"
             )
+
+
+MAX_MESSAGE_CHARS: Final = 10_000
+"""Longest chat message."""
+
+
+def _check_strings(reader: _Reader, top: dict[str, Any]) -> None:
+    """Refuse any string longer than `MAX_STRING_CHARS` (a chat message longer
+    than `MAX_MESSAGE_CHARS`), naming its place."""
+    stack: list[tuple[Any, str]] = [(top, "")]
+    while stack:
+        node, where = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node) \
+            if isinstance(node, list) else ()
+        for key, child in items:
+            place = f"{where}[{key}]" if isinstance(key, int) else \
+                f"{where}.{key}" if where else str(key)
+            if isinstance(child, dict | list):
+                stack.append((child, place))
+            elif isinstance(child, str) and len(child) > MAX_MESSAGE_CHARS:
+                reader.string(child, place, MAX_MESSAGE_CHARS if key == "message"
+                              else MAX_STRING_CHARS)
+            if isinstance(key, str) and len(key) > MAX_NAME_CHARS:
+                reader.fail(place[:80] + "…", f"is a key of {len(key)} characters; at most "
+                            f"{MAX_NAME_CHARS} are allowed")
 
 
 def _result(
@@ -287,7 +329,10 @@ class _Reader:
             self.fail(where, f"must be an array, not {_kind(value)}")
         return value
 
-    def string(self, value: Any, where: str) -> str:
+    def string(self, value: Any, where: str, limit: int = MAX_STRING_CHARS) -> str:
         if not isinstance(value, str):
             self.fail(where, f"must be a string, not {_kind(value)}")
+        if len(value) > limit:
+            self.fail(where, f"is a string of {len(value)} characters; at most {limit} are "
+                      "allowed")
         return value

@@ -18,7 +18,6 @@ Names, notes, marks and digests are outside the hash, like player notes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,7 +33,7 @@ from desk18xx.engine.variations import (
     action_key,
     tree_from_log,
 )
-from desk18xx.io.import_18xxgames import ExportFormatError, load_export
+from desk18xx.io.import_18xxgames import ExportFormatError, parse_export, read_export_json
 from desk18xx.io.savechain import link_hash
 from desk18xx.io.savefile import (
     SavedGame,
@@ -150,8 +149,20 @@ def load_study(path: str | Path, *,
             place is ``study.nodes[i]…``; hash failures are `TamperedSaveError`),
             or a main line that differs from ``actions``.
     """
-    saved = load_save(path, replay_digest=replay_digest)
-    source = str(path)
+    return study_of(load_save(path, replay_digest=replay_digest), str(path))
+
+
+def study_of(saved: SavedGame, source: str) -> LoadedStudy:
+    """The variation tree of a loaded save, checked (`load_study` without reading
+    the file again; ``desk18xx verify`` checks a save's study section with it, as
+    the app does when it opens the file).
+
+    Args:
+        source: the file, for messages.
+
+    Raises:
+        SaveFormatError: as `load_study`.
+    """
     if saved.study is None:
         try:
             tree = tree_from_log(saved.actions)
@@ -210,15 +221,24 @@ def _tree(saved: SavedGame, source: str) -> VariationTree:
         raise SaveFormatError(source, "study", str(error)) from error
 
 
-def study_from_export(path: str | Path) -> tuple[SaveHeader, VariationTree]:
+def study_from_export(path: str | Path, *, check: bool = True
+                      ) -> tuple[SaveHeader, VariationTree]:
     """A study from an 18xx.games export: the recorded game is the main line, and
     the actions its players took back are variations where they were played.
 
+    Args:
+        check: replay the game first: an export with an action our rules refuse
+            is refused whole (as ``desk18xx import`` and ``replay`` refuse it),
+            never opened cut short.
+
     Raises:
-        ExportFormatError: as `load_export`.
+        ExportFormatError: as `load_export`, or an illegal action (``where`` is
+            ``actions[i]``, the engine's reason follows).
     """
-    imported = load_export(path)
-    raw = json.loads(Path(path).read_bytes().decode("utf-8-sig"))["actions"]
+    source = str(path)
+    data = read_export_json(path)  # read once: what is checked is what is opened
+    imported = parse_export(data, source)
+    raw = data["actions"]
     try:
         tree = tree_from_log(raw)
     except LogError as error:  # load_export already filtered it; kept for safety
@@ -230,7 +250,19 @@ def study_from_export(path: str | Path) -> tuple[SaveHeader, VariationTree]:
                                 "the game's live actions")
     header = SaveHeader.from_import(imported)
     extra = tuple(o for o in IMPORT_OPTIONS if o not in header.options)
-    return replace(header, options=header.options + extra), tree
+    header = replace(header, options=header.options + extra)
+    if check:
+        from desk18xx.io.replaying import replay_log
+
+        try:
+            failure = replay_log(header, raw).failure
+        except KeyError as error:
+            raise ExportFormatError(source, "title", f"the rules of {header.title} are not "
+                                    f"available in this version of desk18xx ({error})") \
+                from error
+        if failure is not None:  # refused whole, as ``desk18xx import`` refuses it
+            raise ExportFormatError(source, f"actions[{failure.index}]", failure.describe())
+    return header, tree
 
 
 __all__ = [
@@ -244,5 +276,6 @@ __all__ = [
     "load_study",
     "save_study",
     "study_from_export",
+    "study_of",
     "study_section",
 ]

@@ -18,7 +18,14 @@ from typing import Any
 
 from desk18xx.engine.game import Game
 from desk18xx.engine.log import RawAction
-from desk18xx.io.import_18xxgames import TITLES, ExportFormatError, ImportedGame, load_export
+from desk18xx.io.filereader import FileKind, kind_of
+from desk18xx.io.import_18xxgames import (
+    TITLES,
+    ExportFormatError,
+    ImportedGame,
+    parse_export,
+    read_export_json,
+)
 from desk18xx.io.replaying import Replayed, replay_log
 from desk18xx.io.savefile import SaveHeader
 from desk18xx.io.study import IMPORT_OPTIONS
@@ -53,8 +60,9 @@ def save_from_export(path: str | Path) -> ConvertedGame:
             follows); nothing is written either way.
         KeyError: the title's rules are not available in this build.
     """
-    imported = load_export(path)  # all shape checks and messages
-    raw = json.loads(Path(path).read_bytes().decode("utf-8-sig"))["actions"]
+    data = read_export_json(path)  # read once: what is checked is what is replayed
+    imported = parse_export(data, str(path))  # all shape checks and messages
+    raw = data["actions"]
     header = _header_from_export(SaveHeader.from_import(imported))
     replayed = replay_log(header, raw)
     if replayed.failure is not None:
@@ -87,14 +95,13 @@ def _export_options(header: SaveHeader) -> list[str]:
 
 
 def looks_like_export(path: str | Path) -> bool:
-    """True when the file starts like JSON (an export), False for anything else (a save).
+    """True when the file starts like JSON (an export), False for anything else (a save):
+    `desk18xx.io.filereader.kind_of`, the detection the app uses too.
 
     Raises:
-        OSError: the file cannot be read.
+        desk18xx.io.filereader.FileRefused: not a regular file, or unreadable.
     """
-    with open(path, "rb") as handle:
-        head = handle.read(512)
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith((b"{", b"["))
+    return kind_of(path) is FileKind.EXPORT
 
 
 def _json_id(value: str) -> int | str:
