@@ -70,6 +70,16 @@ def is_email_move(path: str, data: Path | None = None) -> bool:
     return local_copy(folder, header).is_file()
 
 
+def _is_export(path: str) -> bool:
+    """An 18xx.games export (never overwritten by Save), by the detection the tools use."""
+    from desk18xx.io.filereader import FileKind, FileRefused, kind_of
+
+    try:
+        return kind_of(path) is FileKind.EXPORT
+    except FileRefused:
+        return path.lower().endswith(".json")
+
+
 def header_of(setup: GameSetup) -> SaveHeader:
     """The save header of a session's setup."""
     return SaveHeader(setup.title, tuple(SavedPlayer(pid, name) for pid, name in setup.players),
@@ -206,8 +216,7 @@ class FileActions(QObject):
         source = self.session.source
         opened = source is not None and source != self._source
         self._source = source
-        self.path = source if opened and source and not source.lower().endswith(".json") \
-            else None
+        self.path = source if opened and source and not _is_export(source) else None
 
     def _settings(self) -> QSettings:
         return user_settings(self.data)

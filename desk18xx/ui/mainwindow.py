@@ -512,7 +512,9 @@ class MainWindow(QMainWindow):
         A save that this version's rules stop at an action is offered at its last
         legal action, to continue from there (the file itself is not changed)."""
         try:
-            if Path(path).suffix.lower() == ".json":
+            from desk18xx.io.filereader import FileKind, kind_of
+
+            if kind_of(path) is FileKind.EXPORT:  # the detection the tools use too
                 self.session.load(path)
                 return True
             from desk18xx.io.replaying import open_save

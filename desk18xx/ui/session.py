@@ -295,7 +295,9 @@ class GameSession(QObject):
             OSError, ValueError: the file cannot be read or is not a game
                 (save errors are ``ValueError`` subclasses naming the place).
         """
-        if Path(path).suffix.lower() != ".json":
+        from desk18xx.io.filereader import FileKind, kind_of
+
+        if kind_of(path) is not FileKind.EXPORT:  # the detection the tools use too
             from desk18xx.io.replaying import open_save
 
             self.load_opened(path, open_save(path))
