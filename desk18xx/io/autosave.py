@@ -3,12 +3,13 @@
 Each running app has one `AutosaveSession` in ``<data dir>/autosave/``: a
 marker file ``<token>.open`` that it holds locked while it runs, and its
 autosave ``<token>.yaml``, rewritten atomically (`desk18xx.io.atomic`) after
-every action. A clean exit removes both. At the next start, a marker that
-nobody holds locked any more belongs to a session that ended without
-closing (crash, kill, power cut): `find_crashed` lists them so the app can
-offer to restore the autosaved game. A lock, unlike a process id, dies
-with its process on every platform, so a second running app is never
-mistaken for a crashed one.
+every action, on a writer thread of its own (`AutosaveSession.write_soon`)
+so that a slow disk never holds up the window. A clean exit removes both.
+At the next start, a marker that nobody holds locked any more belongs to
+a session that ended without closing (crash, kill, power cut):
+`find_crashed` lists them so the app can offer to restore the autosaved
+game. A lock, unlike a process id, dies with its process on every
+platform, so a second running app is never mistaken for a crashed one.
 
 The data folder (`data_dir`, `autosave_dir`) comes from `desk18xx.io.paths`,
 shared with the settings: ``$DESK18XX_DATA`` if set, otherwise the
@@ -21,8 +22,9 @@ import contextlib
 import json
 import os
 import sys
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -75,6 +77,14 @@ class AutosaveSession:
         self._cache = EntryCache()
         self._nodes: dict[int, tuple[str, object, str]] = {}
         """Node hashes of the tree (see `desk18xx.io.study.NodeHashCache`)."""
+        self._wake = threading.Condition()
+        """Guards the writer thread's state below."""
+        self._writing = threading.Lock()
+        """One write at a time (`write` and the writer thread)."""
+        self._pending: tuple[bytes, Callable[[SaveWriteError | None], None] | None] | None = None
+        self._in_flight = False
+        self._closed = False
+        self._thread: threading.Thread | None = None
         info = json.dumps({"pid": os.getpid(), "started": time.strftime("%Y-%m-%d %H:%M:%S"),
                            "app_version": __version__}).encode("utf-8")
         self._descriptor: int | None = os.open(self.marker, os.O_RDWR | os.O_CREAT, 0o666)
@@ -105,18 +115,89 @@ class AutosaveSession:
             SaveWriteError: the disk refused (full, read-only); the previous
                 autosave is intact.
         """
+        self.write(self.prepare(header, actions, state_digest, notes=notes, tree=tree))
+
+    def prepare(self, header: SaveHeader, actions: Sequence[RawAction], state_digest: str,
+                *, notes: Mapping[str, str] | None = None,
+                tree: VariationTree | None = None) -> bytes:
+        """The bytes `save` writes (arguments as there), without writing them: the
+        caller reads the game, then `write_soon` writes it on another thread.
+
+        Raises:
+            ValueError: invalid header or actions.
+        """
         study = None
         if tree is not None:
             from desk18xx.io.study import LINE_CURRENT, study_section
 
             study = study_section(header, tree, line=LINE_CURRENT, cache=self._nodes)
-        data = dump_save(header, actions, state_digest, notes=notes, study=study,
+        return dump_save(header, actions, state_digest, notes=notes, study=study,
                          cache=self._cache).encode("utf-8")
-        try:
-            write_atomic(self.path, data)
-        except OSError as error:
-            raise SaveWriteError(error.errno, f"cannot autosave to {self.path}: "
-                                 f"{error.strerror or error}") from error
+
+    def write(self, data: bytes) -> None:
+        """Replace the autosave with `data` now (atomically).
+
+        Raises:
+            SaveWriteError: the disk refused; the previous autosave is intact.
+        """
+        with self._writing:
+            try:
+                write_atomic(self.path, data)
+            except OSError as error:
+                raise SaveWriteError(error.errno, f"cannot autosave to {self.path}: "
+                                     f"{error.strerror or error}") from error
+
+    def write_soon(self, data: bytes,
+                   done: Callable[[SaveWriteError | None], None] | None = None) -> None:
+        """Write `data` on this session's writer thread (the caller goes on at once).
+
+        Writes are atomic and in order; when writes come faster than the disk
+        takes them, only the newest waiting one is written (each is the whole
+        game). `done` is called on the writer thread after the write, with the
+        error if it failed.
+        """
+        with self._wake:
+            if self._closed:
+                return
+            self._pending = (data, done)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._writer, daemon=True,
+                                                name=f"autosave-{self.token}")
+                self._thread.start()
+            self._wake.notify_all()
+
+    @property
+    def busy(self) -> bool:
+        """True while a `write_soon` is waiting or being written."""
+        with self._wake:
+            return self._pending is not None or self._in_flight
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every `write_soon` is on disk; False if `timeout` ran out first."""
+        with self._wake:
+            return self._wake.wait_for(lambda: self._pending is None and not self._in_flight,
+                                       timeout)
+
+    def _writer(self) -> None:
+        while True:
+            with self._wake:
+                self._wake.wait_for(lambda: self._pending is not None or self._closed)
+                if self._pending is None:  # closed, nothing left to write
+                    return
+                (data, done), self._pending = self._pending, None
+                self._in_flight = True
+            error: SaveWriteError | None = None
+            try:
+                self.write(data)
+            except SaveWriteError as failure:
+                error = failure
+            finally:
+                with self._wake:
+                    self._in_flight = False
+                    self._wake.notify_all()
+            if done is not None:
+                with contextlib.suppress(Exception):  # a closed window: nobody to tell
+                    done(error)
 
     def clear(self) -> None:
         """Forget the autosave (the game was closed on purpose)."""
@@ -124,7 +205,14 @@ class AutosaveSession:
             self.path.unlink()
 
     def close(self) -> None:
-        """Clean exit: remove the autosave and the marker."""
+        """Clean exit: remove the autosave and the marker (after a write under way)."""
+        with self._wake:
+            self._closed = True
+            self._pending = None
+            self._wake.notify_all()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(10)
         self.clear()
         if self._descriptor is not None:
             os.close(self._descriptor)

@@ -92,8 +92,10 @@ def user_settings(data: Path | None = None) -> QSettings:
     return QSettings(str(settings_file(data)), QSettings.Format.IniFormat)
 
 
-#: Milliseconds from a change of the game to its autosave: the window is updated
-#: first, and quick changes are written once. A crash loses at most this much.
+#: Milliseconds from the first unsaved change of the game to its autosave: the
+#: window is updated first, and a burst of changes is written once. Later changes
+#: never push this deadline back; the write itself runs on the autosave's writer
+#: thread, so a crash loses at most about this much (always under a second).
 AUTOSAVE_DELAY_MS = 500
 
 
@@ -119,6 +121,8 @@ class FileActions(QObject):
     what_happened = Signal(list, list)
     #: Something failed (the text was shown to the user too).
     problem = Signal(str)
+    #: The writer thread finished an autosave: None, or the error (queued to this thread).
+    _autosave_written = Signal(object)
 
     def __init__(self, session: GameSession, window: QMainWindow,
                  autosave: AutosaveSession | None = None, data: Path | None = None) -> None:
@@ -148,6 +152,7 @@ class FileActions(QObject):
         self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
         self._autosave_timer.timeout.connect(self.autosave)
         session.state_changed.connect(self._autosave_soon)
+        self._autosave_written.connect(self._autosave_failed)
         self._tree: VariationTree | None = None
         """The history tree watched for names, notes, marks and deleted lines."""
         self._tree_pending = False
@@ -253,18 +258,25 @@ class FileActions(QObject):
 
     def _autosave_soon(self, _count: int = 0) -> None:
         """The game changed: autosave once the window has been updated (a state
-        digest and a write take longer than the update itself late in a game)."""
-        if self.autosave_session is not None:
+        digest and a write take longer than the update itself late in a game).
+
+        The first unsaved change sets the deadline (:data:`AUTOSAVE_DELAY_MS`);
+        further changes before it do not move it, so a burst of actions
+        (programmed passes, fast clicks, a jump) is saved within the deadline."""
+        if self.autosave_session is not None and not self._autosave_timer.isActive():
             self._autosave_timer.start()
 
     @property
     def autosave_pending(self) -> bool:
-        """True while a change waits for :data:`AUTOSAVE_DELAY_MS` to be autosaved."""
-        return self._autosave_timer.isActive()
+        """True while a change waits for :data:`AUTOSAVE_DELAY_MS`, or its autosave
+        is being written."""
+        return self._autosave_timer.isActive() or (
+            self.autosave_session is not None and self.autosave_session.busy)
 
     def autosave(self, _count: int = 0) -> None:
         """Rewrite the autosave (after every action, undo, redo or load, once the
-        window shows it: :data:`AUTOSAVE_DELAY_MS`)."""
+        window shows it: :data:`AUTOSAVE_DELAY_MS`). The file is prepared here,
+        from the game on screen, and written on the autosave's writer thread."""
         self._autosave_timer.stop()
         header = self._header()
         if self.autosave_session is None or header is None:
@@ -272,15 +284,22 @@ class FileActions(QObject):
         from desk18xx.io.replaying import digest_of
 
         try:
-            self.autosave_session.save(header, self.session.line.raw,
-                                       digest_of(self.session.game), tree=self.session.tree)
+            data = self.autosave_session.prepare(header, self.session.line.raw,
+                                                 digest_of(self.session.game),
+                                                 tree=self.session.tree)
         except Exception as error:  # noqa: BLE001 - the game goes on without this autosave
-            if not self._autosave_warned:  # once: the game goes on
-                self._autosave_warned = True
-                self.problem.emit(str(error))
-                self._status(f"Autosave failed: {error}")
+            self._autosave_failed(error)
             return
-        self._autosave_warned = False
+        self.autosave_session.write_soon(data, self._autosave_written.emit)
+
+    def _autosave_failed(self, error: object) -> None:
+        if error is None:
+            self._autosave_warned = False
+            return
+        if not self._autosave_warned:  # once: the game goes on
+            self._autosave_warned = True
+            self.problem.emit(str(error))
+            self._status(f"Autosave failed: {error}")
 
     # -- play by e-mail -----------------------------------------------------------------------
     def pbem_folder(self) -> Path:
