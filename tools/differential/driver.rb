@@ -1,0 +1,157 @@
+# frozen_string_literal: true
+
+# desk18xx differential driver: replays desk18xx's 18xx.games exports in the
+# 18xx.games engine (a tobymao/18xx checkout), one long-running process.
+#
+#   ruby -I tools/differential -r require_all tools/differential/driver.rb REFERENCE_DIR
+#
+# Reads one JSON request a line on standard input:
+#   {"file": "game.json", "mode": "load" | "live", "timeout": 120}
+# and writes one JSON answer a line on standard output:
+#   {"file":, "mode":, "finished":, "end_reason":, "result": {player id: value},
+#    "refused": null | {"index":, "type":, "entity":, "message":},
+#    "timeout": false, "seconds":, "trace": [[{player: cash}, {corp: price}], ...]}
+# "trace" has one entry after each action the engine took (0-based export index).
+#
+# Modes:
+#   load  Engine::Game.load of the whole export (loading mode, as a reloaded game).
+#   live  Engine::Game.load(data, actions: [], strict: true), then process_action of
+#         each action in turn with add_auto_actions (loading off, as the browser
+#         client plays); see `live` for the actions the client plays by itself.
+
+require 'json'
+require 'set'
+require 'timeout'
+ENV['ENGINE_LOG_LEVEL'] ||= '4'
+require File.join(ARGV.fetch(0), 'lib', 'engine')
+
+# Records the state after every top-level process_action (loading mode included).
+module DifferentialTrace
+  def process_action(*args, **kwargs)
+    out = super
+    DifferentialTrace.hook&.call(self)
+    out
+  end
+
+  class << self
+    attr_accessor :hook
+  end
+end
+Engine::Game::Base.prepend(DifferentialTrace)
+
+def snapshot(game)
+  cash = game.players.to_h { |p| [p.id.to_s, p.cash] }
+  prices = {}
+  (game.corporations + (game.minors || [])).uniq.each do |c|
+    next if c.closed?
+
+    price = c.share_price&.price
+    prices[c.id.to_s] = price if price
+  end
+  [cash, prices]
+end
+
+def refusal(game, index, actions)
+  return nil unless game.exception
+
+  action = actions[index] || {}
+  { 'index' => index, 'type' => action['type'], 'entity' => action['entity'],
+    'message' => game.exception.message.to_s[0, 400] }
+end
+
+# The 18xx.games client processes an action with add_auto_actions and sends the
+# actions its round then plays by itself (a pass where nothing can be done, a
+# destination token) along with it.  Our log writes such actions separately:
+# when they are the ones the reference played by itself they are skipped (their
+# trace entries are null).  When they are not (we ask a question the client
+# answers by itself), the game goes on as the server would take our log: the
+# actions so far reloaded, the next one processed without the client's choice;
+# each such place is returned in `notes`.
+def same_action?(auto, ours)
+  auto.except('id', 'created_at', 'auto_actions', 'user').all? { |k, v| ours[k].to_s == v.to_s }
+end
+
+def live(data, actions, trace, notes)
+  game = Engine::Game.load(data, actions: [], strict: true)
+  DifferentialTrace.hook = ->(g) { trace << snapshot(g) unless g.exception }
+  index = 0
+  while index < actions.size
+    game.process_action(actions[index].dup, add_auto_actions: true)
+    refused = refusal(game, index, actions)
+    return [game, refused] if refused
+
+    autos = game.raw_actions.last['auto_actions'] || []
+    if autos.each_with_index.all? { |auto, k| actions[index + 1 + k] && same_action?(auto, actions[index + 1 + k]) }
+      snap = trace.pop
+      autos.size.times { trace << nil }
+      trace << snap
+      index += 1 + autos.size
+      next
+    end
+    notes << { 'index' => index + 1, 'client' => autos.map { |a| a.except('created_at') },
+               'ours' => actions[index + 1] }
+    trace.pop
+    DifferentialTrace.hook = nil
+    game = Engine::Game.load(data, actions: actions[0..index])
+    refused = refusal(game, index, actions)
+    return [game, refused] if refused
+
+    trace << snapshot(game)
+    DifferentialTrace.hook = ->(g) { trace << snapshot(g) unless g.exception }
+    index += 1
+  end
+  [game, nil]
+end
+
+def run(request)
+  data = JSON.parse(File.read(request.fetch('file')))
+  actions = data['actions'] || []
+  trace = []
+  notes = []
+  game = nil
+  refused = nil
+  timed_out = false
+  start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  begin
+    Timeout.timeout(request.fetch('timeout', 300).to_f) do
+      if request.fetch('mode') == 'load'
+        DifferentialTrace.hook = ->(g) { trace << snapshot(g) unless g.exception }
+        game = Engine::Game.load(data)
+        refused = refusal(game, trace.size, actions)
+      else
+        game, refused = live(data, actions, trace, notes)
+      end
+    end
+  rescue Timeout::Error
+    timed_out = true
+  rescue StandardError => e
+    refused = { 'index' => trace.size, 'type' => actions.dig(trace.size, 'type'),
+                'entity' => actions.dig(trace.size, 'entity'),
+                'message' => "#{e.class}: #{e.message}"[0, 400] }
+  ensure
+    DifferentialTrace.hook = nil
+  end
+  {
+    'file' => request['file'], 'mode' => request['mode'],
+    'finished' => game&.finished ? true : false,
+    'end_reason' => game&.game_end_reason&.to_s,
+    'result' => game&.finished ? game.result.to_h { |k, v| [k.to_s, v] } : nil,
+    'refused' => refused, 'timeout' => timed_out, 'client_auto' => notes,
+    'seconds' => (Process.clock_gettime(Process::CLOCK_MONOTONIC) - start).round(3),
+    'trace' => trace,
+  }
+end
+
+$stdout.sync = true
+puts JSON.generate({ 'ready' => true, 'reference' => ARGV[0] })
+$stdin.each_line do |line|
+  next if line.strip.empty?
+
+  request = JSON.parse(line)
+  answer = begin
+    run(request)
+  rescue StandardError => e
+    { 'file' => request['file'], 'mode' => request['mode'], 'error' => "#{e.class}: #{e.message}" }
+  end
+  puts JSON.generate(answer)
+end
