@@ -1149,23 +1149,38 @@ class G1822CA(Game):
         board._set(dataclasses.replace(st, reserved=tuple(reserved)))
 
     # -- routes and dividends ------------------------------------------------------------
-    def check_run(self, corp: str, routes: tuple[Route, ...]) -> None:
-        """Validate and price recorded routes (RB 5.9); mismatches are recorded."""
+    def check_run(self, corp: str, routes: tuple[Route, ...]) -> list[int]:
+        """Validate and price declared routes (RB 5.9): what each route earns.
+
+        The engine's own price is used whenever the routes validate; a declared
+        revenue is never trusted.  A route that does not validate, or a declared
+        revenue other than ours, is refused (``strict_routes``, every game but an
+        import).  An import (``compat_18xxgames``) records the problem in
+        `route_problems` and goes on: with our price when the routes validate, with
+        the recorded revenue when they do not (18xx.games computed that figure
+        from its own graph: docs/rules-notes.md, "recorded routes").
+        """
         from desk18xx.titles.g1822ca.revenue import price_routes
 
+        recorded = [r.revenue for r in routes]
         try:
             ours = price_routes(self, corp, routes)
         except IllegalAction as exc:
             problem = f"{corp} {[r.train for r in routes]}: {exc}"
-        else:
-            recorded = [r.revenue for r in routes]
-            if ours == recorded:
-                return
-            problem = f"{corp}: we price {ours}, recorded {recorded} " \
-                      f"({[r.revenue_str for r in routes]})"
+            if self.config.strict_routes or any(r is None for r in recorded):
+                raise IllegalAction(problem) from exc
+            self.route_problems.append(problem)
+            return [r for r in recorded if r is not None]
+        if all(r is None or r == o for r, o in zip(recorded, ours, strict=True)):
+            return ours
+        wrong = next((r, o, rt.train) for r, o, rt in zip(recorded, ours, routes, strict=True)
+                     if r is not None and r != o)
+        problem = (f"{corp}'s {wrong[2]} earns ${wrong[1]} on that route, not ${wrong[0]} "
+                   "(RB 5.9: revenue is the sum of the stops' values)")
         if self.config.strict_routes:
             raise IllegalAction(problem)
         self.route_problems.append(problem)
+        return ours
 
     def route_trains(self, corp: str) -> list[Train]:
         """Trains that run (not Pullman or grain)."""

@@ -97,9 +97,11 @@ class RulesConfig:
     """L→2 flip price from phase 2 (70 in the scenarios)."""
     check_routes: bool = True
     """Rebuild every recorded route on the map and recompute its revenue."""
-    strict_routes: bool = False
-    """A route that does not validate or price as recorded is refused (otherwise
-    it is counted in ``G1822CA.route_problems`` and the recorded revenue is used)."""
+    strict_routes: bool = True
+    """A route that does not validate, or a declared revenue other than the
+    engine's price, is refused.  Off for imports (``compat_18xxgames``): the problem
+    is counted in ``G1822CA.route_problems``, and the engine's price is used (the
+    recorded revenue only when the route does not validate at all)."""
     check_track: bool = True
     """Check every tile lay against the upgrade rules and the company's reach."""
     compat_18xxgames: bool = False
@@ -121,4 +123,5 @@ def config_for(title: str, compat_18xxgames: bool = True) -> RulesConfig:
     return RulesConfig(title=title, scenario=scenario, extra_or_on_bank_break=not scenario,
                        end_on_nothing_sold_in_sr1=not scenario,
                        l_upgrade_cost_phase2=70 if scenario else 80,
-                       compat_18xxgames=compat_18xxgames)
+                       compat_18xxgames=compat_18xxgames,
+                       strict_routes=not compat_18xxgames)

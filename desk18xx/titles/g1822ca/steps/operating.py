@@ -2,7 +2,8 @@
 shares.
 
 18xx ``g_1822/step/*.rb`` and ``g_1822_ca/step/*.rb``; money-relevant behaviour
-matches the reference exactly, stored route revenue is trusted (export doc §3.6).
+matches the reference exactly; a declared route's revenue is the engine's own price
+(`G1822CA.check_run`), never the action's.
 """
 
 from __future__ import annotations
@@ -451,7 +452,7 @@ class TokenStep(OrStep):
 
 
 class RouteStep(OrStep):
-    """Run trains; revenue as recorded (RB 5.9; Pullman and grain via ``choose``).
+    """Run trains; the engine prices each route (RB 5.9; Pullman and grain via ``choose``).
 
     Skipped when no route is possible at all (18xx ``can_run_route?``).
     """
@@ -487,19 +488,24 @@ class RouteStep(OrStep):
         if not isinstance(action, RunRoutes):
             raise IllegalAction(f"cannot {action.type} now")
         corp = self.corp()
+        seen: set[str] = set()
         for route in action.routes:
             t = gm.take_train(route.train)
             if t.owner != corp:
                 raise IllegalAction(f"{corp} does not own {route.train}")
-            if route.train in orr.routes_revenue:
+            if route.train in orr.routes_revenue or route.train in seen:
                 raise IllegalAction(f"{route.train} runs twice")
-            if route.revenue is None:
-                raise IllegalAction("1822CA routes must carry their revenue")
-            orr.routes_revenue[route.train] = route.revenue
+            seen.add(route.train)
+        if gm.config.check_routes and action.routes:
+            revenues = gm.check_run(corp, action.routes)  # the engine's price, never the action's
+        elif any(r.revenue is None for r in action.routes):
+            raise IllegalAction("1822CA routes must carry their revenue")
+        else:
+            revenues = [r.revenue or 0 for r in action.routes]
+        for route, revenue in zip(action.routes, revenues, strict=True):
+            orr.routes_revenue[route.train] = revenue
             orr.route_nodes[route.train] = gm.route_stops(route)
         orr.recorded_subsidy = action.subsidy
-        if gm.config.check_routes and action.routes:
-            gm.check_run(corp, action.routes)
         self.pass_(game)
 
 
