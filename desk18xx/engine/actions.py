@@ -17,6 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
+#: Amount fields that are never negative (dollars, counts, percents).
+_AMOUNTS = frozenset({"price", "percent", "share_price", "total_price", "cost", "amount",
+                      "revenue", "subsidy", "extra_revenue", "shares_count"})
+
 #: Keys of the envelope that are not action fields (kept in ``meta``).
 _ENVELOPE = ("type", "entity", "entity_type", "id", "created_at", "user", "auto_actions",
              "original_id")
@@ -47,6 +51,17 @@ class Action:
     def is_player(self) -> bool:
         """True when a player acts."""
         return self.entity_type == "player"
+
+    def shape_problem(self) -> str | None:
+        """What makes this action malformed whatever the position (an empty list
+        of shares, a repeated id, a negative amount), for the player; None if
+        nothing.  `Game.process` refuses such an action before any rule runs."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in _AMOUNTS and isinstance(value, int) and not isinstance(value, bool) \
+                    and value < 0:
+                return f"{self.type}: {f.name} cannot be negative ({value})"
+        return None
 
     # -- conversion --------------------------------------------------------------------
     @classmethod
@@ -174,6 +189,14 @@ class BuyShares(Action):
     total_price: int | None = None
     discounter: str | None = None
 
+    def shape_problem(self) -> str | None:
+        """A share action names at least one certificate, each once."""
+        if not self.shares:
+            return f"{self.type}: name at least one share"
+        if len(set(self.shares)) != len(self.shares):
+            return f"{self.type}: a share is named twice"
+        return Action.shape_problem(self)
+
 
 @dataclass(frozen=True, slots=True)
 class SellShares(Action):
@@ -184,6 +207,14 @@ class SellShares(Action):
     percent: int | None = None
     share_price: int | None = None
     swap: str | None = None
+
+    def shape_problem(self) -> str | None:
+        """A share action names at least one certificate, each once."""
+        if not self.shares:
+            return f"{self.type}: name at least one share"
+        if len(set(self.shares)) != len(self.shares):
+            return f"{self.type}: a share is named twice"
+        return Action.shape_problem(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -379,6 +379,9 @@ class Game:
             return
         if self.round is None:
             raise IllegalAction("no round")
+        problem = action.shape_problem()
+        if problem is not None:
+            raise IllegalAction(problem)
         self.round.process(self, action)
         self.actions_applied += 1
         if self._programs or action.type in SHARE_ACTIONS:

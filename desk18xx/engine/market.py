@@ -13,6 +13,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from desk18xx.engine.errors import IllegalAction
+
+
+class UnknownCell(IllegalAction, KeyError):
+    """A market cell id that names no cell (refused like any illegal action)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
 
 class CellType(StrEnum):
     """Market cell marks (18xx ``share_price.rb`` TYPE_MAP letters)."""
@@ -112,10 +121,13 @@ class Market:
         """Cell from its ``"price,row,column"`` id.
 
         Raises:
-            KeyError: no such cell.
+            UnknownCell: no such cell (an `IllegalAction` and a ``KeyError``).
         """
-        _price, row, col = (int(x) for x in cell_id.split(","))
-        return self.cells[(row, col)]
+        try:
+            _price, row, col = (int(x) for x in str(cell_id).split(","))
+            return self.cells[(row, col)]
+        except (KeyError, ValueError):
+            raise UnknownCell(f"{cell_id!r} is not a space of the stock market") from None
 
     def cells_with(self, types: Iterable[CellType]) -> list[Cell]:
         """Cells carrying any of ``types``, highest price first (18xx order)."""
