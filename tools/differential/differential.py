@@ -81,12 +81,14 @@ class Reference:
         line = self.process.stdout.readline()
         return json.loads(line) if line else None
 
-    def replay(self, path: Path, mode: str, seconds: float) -> dict[str, Any]:
+    def replay(self, path: Path, mode: str, seconds: float,
+               fix_city_ids: bool = False) -> dict[str, Any]:
         """One export in one mode; a dead or stuck process is restarted."""
         if self.process is None:
             self.start()
         assert self.process is not None and self.process.stdin is not None
-        request = {"file": str(path), "mode": mode, "timeout": seconds}
+        request = {"file": str(path), "mode": mode, "timeout": seconds,
+                   "fix_city_ids": fix_city_ids}
         try:
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
@@ -241,6 +243,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds per game to generate it (our engine)")
     parser.add_argument("--reference-time-limit", type=float, default=300.0,
                         help="seconds per game and mode in the reference")
+    parser.add_argument("--fix-city-ids", action="store_true",
+                        help="let the reference read our pre-issue-16 ids of cities on "
+                        "printed tiles (E15-0-0); a preview aid, off by default")
     parser.add_argument("--commit", help="the commit to name in the report (default: git's HEAD "
                         "of the tree this file is in, +dirty when desk18xx/ has changes)")
     parser.add_argument("--table", type=Path, nargs="*",
@@ -284,7 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             row = {**gen.summary(), "family": gen.family(), "commit": commit, "reference": {}}
             if reference is not None:
                 for mode in modes:
-                    answer = reference.replay(path, mode, args.reference_time_limit)
+                    answer = reference.replay(path, mode, args.reference_time_limit,
+                                              args.fix_city_ids)
                     row["reference"][mode] = compare(gen, answer)
             rows.append(row)
             with report.open("a", encoding="utf-8") as handle:

@@ -6,7 +6,7 @@
 #   ruby -I tools/differential -r require_all tools/differential/driver.rb REFERENCE_DIR
 #
 # Reads one JSON request a line on standard input:
-#   {"file": "game.json", "mode": "load" | "live", "timeout": 120}
+#   {"file": "game.json", "mode": "load" | "live", "timeout": 120, "fix_city_ids": false}
 # and writes one JSON answer a line on standard output:
 #   {"file":, "mode":, "finished":, "end_reason":, "result": {player id: value},
 #    "refused": null | {"index":, "type":, "entity":, "message":},
@@ -103,8 +103,28 @@ def live(data, actions, trace, notes)
   [game, nil]
 end
 
+# With "fix_city_ids": desk18xx exports (before issue 16's fix) name a city on a
+# printed tile "E15-0-0" where the reference's printed tile is "E15-3" (its place
+# in the title's hex list); rewrite such ids to the reference's, so that the rest
+# of a game can be compared.  A preview aid only: off by default.
+def fix_city_ids(data)
+  fresh = Engine::Game.load(data, actions: [])
+  data['actions'].each do |action|
+    city = action['city']
+    next unless city.is_a?(String) && (m = city.match(/\A([A-Z]+\d+)-0-(\d+)\z/))
+
+    hex = fresh.hex_by_id(m[1])
+    tile = hex&.tile
+    next if !tile || tile.name != m[1] || fresh.city_by_id(city)
+
+    action['city'] = tile.cities[m[2].to_i]&.id || city
+  end
+  data
+end
+
 def run(request)
   data = JSON.parse(File.read(request.fetch('file')))
+  data = fix_city_ids(data) if request['fix_city_ids']
   actions = data['actions'] || []
   trace = []
   notes = []
