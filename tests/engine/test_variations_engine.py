@@ -22,7 +22,6 @@ from desk18xx.titles import find_title
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
 SMALL = FIXTURES / "1867" / "hs_ahjzadkh_19792.json"
 
-pytestmark = pytest.mark.skipif(not SMALL.exists(), reason="no 1867 fixture")
 
 
 def setup_of(path: Path) -> GameSetup:

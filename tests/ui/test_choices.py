@@ -32,7 +32,6 @@ def _positions():  # type: ignore[no-untyped-def]
             return
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
 def test_share_and_train_choices_match_the_engine() -> None:
     checked = {"buy_shares": 0, "sell_shares": 0, "buy_train": 0}
     for game in _positions():

@@ -22,7 +22,6 @@ TOKEN_CHOICE = 367
 
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
 def test_each_named_choice_has_its_button(qtbot) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE)

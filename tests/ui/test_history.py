@@ -56,7 +56,6 @@ def test_undo_stack_follows_the_log(window: MainWindow) -> None:
     assert len(session.actions()) == 1
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
 def test_log_click_shows_the_board_then(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     assert window.open_path(str(FIXTURE))
     model = window.log_model

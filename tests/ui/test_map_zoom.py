@@ -89,7 +89,6 @@ def _next_company(win: MainWindow, session: GameSession, now: str) -> str:
     raise AssertionError("no other company acted")
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
 def test_the_map_follows_a_new_operating_company_only(show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE)
@@ -111,7 +110,6 @@ def test_the_map_follows_a_new_operating_company_only(show_window) -> None:  # t
     assert _hex_pixels(win) >= READABLE_HEX - 0.01
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
 def test_following_can_be_turned_off(show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE)
@@ -125,7 +123,6 @@ def test_following_can_be_turned_off(show_window) -> None:  # type: ignore[no-un
     assert _centre(win) == where
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
 def test_another_game_follows_its_first_company_too(show_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE)

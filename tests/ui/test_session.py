@@ -101,7 +101,6 @@ def test_real_1867_game_bids_and_undoes() -> None:
     assert session.rounds()[:0] == []
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
 def test_load_an_export_replays_it(qtbot) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     with qtbot.wait_signal(session.game_replaced):
@@ -129,7 +128,6 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert again.game.cash == session.game.cash
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(), reason="no 18xx.games fixture")
 def test_undo_from_a_snapshot_equals_a_full_replay() -> None:
     from desk18xx.engine.digest import state_digest
 

@@ -46,7 +46,6 @@ def test_random_moves_display(qtbot, tmp_path: Path, title: str) -> None:  # typ
     assert "operating" in kinds
 
 
-@pytest.mark.skipif(not (FIXTURES / "1867").is_dir(), reason="no fixtures")
 def test_a_recorded_game_displays_at_every_action(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     imported = load_export(FIXTURES / "1867" / "hs_ahjzadkh_19792.json")
     session = GameSession()

@@ -22,8 +22,7 @@ from desk18xx.ui.studysession import StudySession
 SMALL = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
          / "1867" / "hs_ahjzadkh_19792.json")
 
-pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints"),
-              pytest.mark.skipif(not SMALL.exists(), reason="no 1867 fixture")]
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
 @pytest.fixture

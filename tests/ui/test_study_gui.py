@@ -219,7 +219,6 @@ SMALL = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "1
          / "1867" / "hs_ahjzadkh_19792.json")
 
 
-@pytest.mark.skipif(not SMALL.exists(), reason="no 1867 fixture")
 def test_a_recorded_game_opens_as_a_study_to_branch_anywhere(window: MainWindow,
                                                            qtbot: QtBot) -> None:
     assert window.open_path(str(SMALL))

@@ -18,8 +18,7 @@ from desk18xx.ui.session import GameSession
 SMALL = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
          / "1867" / "hs_ahjzadkh_19792.json")
 
-pytestmark = [pytest.mark.gui,
-              pytest.mark.skipif(not SMALL.exists(), reason="no 1867 fixture")]
+pytestmark = [pytest.mark.gui]
 
 
 def test_random_jumps_match_a_replay_and_keep_the_log_short() -> None:

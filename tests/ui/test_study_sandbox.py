@@ -23,8 +23,7 @@ from desk18xx.ui.session import GameSession
 GAME = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
         / "1867" / "21268.json")
 
-pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints", "raise"),
-              pytest.mark.skipif(not GAME.exists(), reason="no 1867 fixture")]
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints", "raise")]
 
 
 @pytest.fixture

@@ -45,7 +45,6 @@ def test_the_1867_auction_names_the_high_bidder_and_amount(show_window) -> None:
     assert "$25 by Alice" in facts.text()
 
 
-@pytest.mark.skipif(not FIXTURE_1867.is_file(), reason="no 18xx.games fixture")
 def test_an_operating_company_shows_cash_trains_tokens_and_loans(show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(FIXTURE_1867)

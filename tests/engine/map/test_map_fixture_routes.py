@@ -111,7 +111,6 @@ def replay_routes(path: Path) -> tuple[int, list[str]]:
     return checked, problems
 
 
-@pytest.mark.skipif(not FILES, reason="shared fixtures not available")
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_recorded_lays_and_routes(path: Path) -> None:
     checked, problems = replay_routes(path)

@@ -39,7 +39,6 @@ def test_fixtures_are_present() -> None:
     assert len(FILES) == 6, FIXTURES
 
 
-@pytest.mark.skipif(not FILES_1867, reason="shared fixtures not available")
 def test_routes_audit_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
     small = min(FILES_1867, key=lambda p: p.stat().st_size)
     assert main(["routes-audit", str(small)]) == 0
