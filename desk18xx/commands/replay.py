@@ -119,9 +119,11 @@ def run(args: argparse.Namespace) -> int:
     if args.check and not ok:
         if outcome.failure:
             f = outcome.failure
-            print(f"first failing action: index {f['index']} (id {f['id']}) {f['type']} by "
-                  f"{f['entity']}: {f['reason']}", file=sys.stderr)
+            print(f"{args.file}: action id {f['id']}: first failing action: index "
+                  f"{f['index']} (id {f['id']}) {f['type']} by {f['entity']}: {f['reason']}",
+                  file=sys.stderr)
         else:
-            print(f"final difference: {out.get('difference')}", file=sys.stderr)
+            print(f"{args.file}: result: final difference: {out.get('difference')}",
+                  file=sys.stderr)
         return 1
     return 0
