@@ -9,11 +9,11 @@ snapshot for fast undo.
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import STATE_NEUTRAL, Action, EndGame, LayTile, Message, Pass
 from desk18xx.engine.bidding import BidBoxView, ParOption
@@ -37,6 +37,9 @@ from desk18xx.engine.state import (
     Share,
     Train,
 )
+
+if TYPE_CHECKING:
+    from desk18xx.engine.offers import Offer
 
 _OWNER = attrgetter("owner")
 
@@ -382,6 +385,8 @@ class Game:
         problem = action.shape_problem()
         if problem is not None:
             raise IllegalAction(problem)
+        if action.type in self.offered_types():
+            self._check_offered(action)
         self.round.process(self, action)
         self.actions_applied += 1
         if self._programs or action.type in SHARE_ACTIONS:
@@ -395,6 +400,22 @@ class Game:
             self.pending_restore = None
             self.actions_applied, self.entries = applied, entries
         self.after_action()
+
+    def _check_offered(self, action: Action) -> None:
+        """The door (issue 15): ``action`` must match an allowed offer of its entity
+        (`desk18xx.engine.offers.match_offer`).  When nothing of the kind is offered,
+        the step's own reason is given where it has one (tried on a copy)."""
+        from desk18xx.engine.offers import match_offer
+
+        offers = self.offers(action.entity, (action.type,))
+        if any(o.concerns(action) for o in offers):
+            match_offer(offers, action)
+            return
+        assert self.round is not None
+        trial = self.copy()
+        assert trial.round is not None
+        trial.round.process(trial, action)  # raises the step's reason, if it has one
+        match_offer(offers, action)
 
     def after_action(self) -> None:
         """Check the end of the game and start the next round while this one is done."""
@@ -439,6 +460,18 @@ class Game:
         working out the others (1822CA: the routes of a run)."""
         wanted = frozenset(types)
         return [m for m in self.legal_moves(rng) if m.type in wanted]
+
+    def offers(self, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
+        """What ``entity`` may do now, as typed offers (`desk18xx.engine.offers`), of
+        the action ``types`` asked for (all when None); read-only (title; none by
+        default)."""
+        return ()
+
+    def offered_types(self) -> frozenset[str]:
+        """The action types whose legality the offers of this position decide: an
+        action of such a type is processed only when it matches an allowed offer
+        (the door in `_process_single`); the others are left to the steps (title)."""
+        return frozenset()
 
     def title_violations(self) -> list[str]:
         """Title-specific invariant failures (title)."""

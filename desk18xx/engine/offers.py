@@ -1,0 +1,357 @@
+"""What a player may do now, as typed immutable values (STYLE.md §4; issue 15).
+
+A title answers `Game.offers` with a tuple of offers for an entity: each says
+exactly what is possible and, where a move of that kind exists but is not
+allowed, why not (``why_not``, in a player's words).  `match_offer` is the
+door: an action is legal only when it matches an allowed offer, and every field
+the engine can compute (a price, a percent, a total, the certificates of a
+bundle) is checked against the offer, never taken from the action.  A refusal
+names the field and the rule (``"share_price: GT's issue price is $90, not
+$1000 (RB 5.19)"``).
+
+This module knows no title: the offers are built by the titles
+(``desk18xx/titles/*/offers.py``) from their own state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from desk18xx.engine.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Choose,
+    HexToken,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    RunRoutes,
+    SellShares,
+)
+from desk18xx.engine.errors import IllegalAction
+
+#: The share-offer kinds and the action type each is made with.
+SHARE_KINDS: Mapping[str, str] = {"buy": BuyShares.type, "redeem": BuyShares.type,
+                                  "sell": SellShares.type, "issue": SellShares.type}
+
+
+def _money(amount: int) -> str:
+    return f"${amount:,}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Offer:
+    """Base of every offer: a move of some kind, allowed when ``why_not`` is None."""
+
+    types: ClassVar[tuple[str, ...]] = ()
+    """The action types this offer is made with."""
+    why_not: str | None = None
+    """None when the move is allowed now, else the reason a player reads."""
+    rule: str = ""
+    """Where the rule is written (``"RB 5.19"``), named in refusals; may be empty."""
+
+    @property
+    def allowed(self) -> bool:
+        """True when the move may be made now."""
+        return self.why_not is None
+
+    def concerns(self, action: Action) -> bool:
+        """True when ``action`` is a move of this offer (its identity fields agree);
+        the computed fields are checked by :meth:`mismatch`."""
+        return action.type in self.types
+
+    def mismatch(self, action: Action) -> str | None:
+        """What in ``action`` disagrees with this offer (field and rule), or None."""
+        return None
+
+    def _cite(self, text: str) -> str:
+        return f"{text} ({self.rule})" if self.rule else text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PassOffer(Offer):
+    """End the step or the turn."""
+
+    types: ClassVar[tuple[str, ...]] = (Pass.type,)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChooseOffer(Offer):
+    """A named choice (``choice`` as in `Choose.choice`) with its label."""
+
+    types: ClassVar[tuple[str, ...]] = (Choose.type,)
+    choice: str
+    label: str = ""
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, Choose) and action.choice == self.choice
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShareOffer(Offer):
+    """Buy, sell, issue or redeem one bundle of certificates of ``corporation``.
+
+    ``shares`` are the certificates of the bundle as the engine would pick them;
+    certificates in ``fungible`` (same holder, same size, not a director's) may
+    stand in for one another (which of two equal certificates moves is the
+    player's choice).  ``percent`` is what the bundle sells (below the
+    certificates' total when part of a director's certificate is exchanged),
+    ``price`` the price of each 10 % and ``total`` what changes hands."""
+
+    kind: str
+    """``"buy"``, ``"sell"``, ``"issue"`` or ``"redeem"``."""
+    corporation: str
+    shares: tuple[str, ...]
+    percent: int
+    price: int
+    total: int
+    source: str
+    """Who holds the certificates now (the company's treasury, the pool, a player)."""
+    fungible: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def types(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (SHARE_KINDS[self.kind],)
+
+    def concerns(self, action: Action) -> bool:
+        if not isinstance(action, BuyShares | SellShares) \
+                or action.type != SHARE_KINDS[self.kind]:
+            return False
+        named = set(action.shares)
+        if len(named) != len(action.shares) or len(named) != len(self.shares):
+            return False
+        fixed = set(self.shares) - self.fungible
+        return fixed <= named and named - fixed <= self.fungible
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, BuyShares | SellShares)
+        what = {"buy": "price", "sell": "sale price", "issue": "issue price",
+                "redeem": "redemption price"}[self.kind]
+        if action.percent is not None and action.percent != self.percent:
+            return self._cite(f"percent: this {self.corporation} bundle is {self.percent}%, "
+                              f"not {action.percent}%")
+        if action.share_price is not None and action.share_price != self.price:
+            return self._cite(f"share_price: {self.corporation}'s {what} is "
+                              f"{_money(self.price)}, not {_money(action.share_price)}")
+        total = getattr(action, "total_price", None)
+        if total is not None and total != self.total:
+            return self._cite(f"total_price: the bundle costs {_money(self.total)}, "
+                              f"not {_money(total)}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParCell:
+    """One start price of a `ParOffer`."""
+
+    share_price: str
+    """Market cell id, as in `Par.share_price`."""
+    price: int
+    cost: int
+    """What the player pays at this price."""
+    why_not: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParOffer(Offer):
+    """Start ``corporation`` at one of ``cells``."""
+
+    types: ClassVar[tuple[str, ...]] = (Par.type,)
+    corporation: str
+    cells: tuple[ParCell, ...] = ()
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, Par) and action.corporation == self.corporation
+
+    def cell(self, share_price: str) -> ParCell | None:
+        """The start price with this cell id, if offered."""
+        return next((c for c in self.cells if c.share_price == share_price), None)
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, Par)
+        cell = self.cell(action.share_price)
+        if cell is None:
+            prices = ", ".join(_money(c.price) for c in self.cells)
+            return self._cite(f"share_price: {action.share_price!r} is not a start price of "
+                              f"{self.corporation} (offered: {prices or 'none'})")
+        if cell.why_not is not None:
+            return f"share_price: {self.corporation} at {_money(cell.price)}: {cell.why_not}"
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BidOffer(Offer):
+    """Bid on ``company`` (a private, a minor, a concession): ``minimum`` up to
+    ``maximum`` in steps of ``step`` counted from ``step_from``."""
+
+    types: ClassVar[tuple[str, ...]] = (Bid.type,)
+    company: str
+    minimum: int
+    maximum: int
+    step: int = 5
+    step_from: int | None = None
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, Bid) and self.company in (action.company,
+                                                             action.corporation)
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, Bid)
+        if action.price < self.minimum:
+            return self._cite(f"price: the minimum bid on {self.company} is "
+                              f"{_money(self.minimum)}, not {_money(action.price)}")
+        base = self.minimum if self.step_from is None else self.step_from
+        if self.step > 1 and (action.price - base) % self.step:
+            return self._cite(f"price: bids on {self.company} go in steps of "
+                              f"{_money(self.step)}")
+        if action.price > self.maximum:
+            return self._cite(f"price: at most {_money(self.maximum)} can be bid on "
+                              f"{self.company}, not {_money(action.price)}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrainOffer(Offer):
+    """Buy ``train`` (as ``variant``, trading in ``exchange``) from ``seller`` for
+    ``price`` or, between companies, anything from ``min_price`` to ``max_price``."""
+
+    types: ClassVar[tuple[str, ...]] = (BuyTrain.type,)
+    train: str
+    name: str
+    seller: str
+    price: int | None = None
+    min_price: int = 1
+    max_price: int = 0
+    variant: str | None = None
+    exchange: str | None = None
+
+    def concerns(self, action: Action) -> bool:
+        if not isinstance(action, BuyTrain) or action.train != self.train \
+                or (action.exchange or None) != self.exchange:
+            return False
+        return self.variant is None or (action.variant or self.name) == self.variant
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, BuyTrain)
+        label = self.variant or self.name
+        if self.price is not None:
+            if action.price != self.price:
+                what = f"trading in {self.exchange} for " if self.exchange else ""
+                return self._cite(f"price: {what}the {label} train costs "
+                                  f"{_money(self.price)}, not {_money(action.price)}")
+        elif not self.min_price <= action.price <= self.max_price:
+            return self._cite(f"price: {self.train} from {self.seller} costs "
+                              f"{_money(self.min_price)} to {_money(self.max_price)}, "
+                              f"not {_money(action.price)}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TokenOffer(Offer):
+    """Place a station token in ``city`` of ``hex`` (a free slot of ``slots``) for ``cost``."""
+
+    types: ClassVar[tuple[str, ...]] = (PlaceToken.type, HexToken.type)
+    hex: str
+    city: str
+    """City id as in `PlaceToken.city`."""
+    slots: tuple[int, ...] = ()
+    cost: int = 0
+
+    def concerns(self, action: Action) -> bool:
+        if isinstance(action, PlaceToken):
+            return action.city == self.city
+        return isinstance(action, HexToken) and action.hex == self.hex
+
+    def mismatch(self, action: Action) -> str | None:
+        cost = getattr(action, "cost", None)
+        if cost is not None and cost != self.cost:
+            return self._cite(f"cost: a token in {self.hex} costs {_money(self.cost)}, "
+                              f"not {_money(cost)}")
+        slot = getattr(action, "slot", None)
+        if isinstance(action, PlaceToken) and slot is not None and self.slots \
+                and slot not in self.slots:
+            return self._cite(f"slot: slot {slot} of {self.city} is not free")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TileLayOffer(Offer):
+    """Lay one of ``tiles`` (tile name -> rotations) on ``hex`` for ``cost``."""
+
+    types: ClassVar[tuple[str, ...]] = (LayTile.type,)
+    hex: str
+    tiles: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    cost: int = 0
+    second_lay: bool = False
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, LayTile) and action.hex == self.hex
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, LayTile)
+        name = action.tile.split("-", 1)[0]
+        rotations = dict(self.tiles).get(name)
+        if rotations is None:
+            return self._cite(f"tile: {name} cannot be laid on {self.hex} now")
+        if action.rotation not in rotations:
+            return self._cite(f"rotation: {name} on {self.hex} fits turned "
+                              f"{', '.join(map(str, rotations))}, not {action.rotation}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouteOffer(Offer):
+    """Run ``trains`` (their revenue is the engine's, never the declared one)."""
+
+    types: ClassVar[tuple[str, ...]] = (RunRoutes.type,)
+    trains: tuple[str, ...] = ()
+
+
+def match_offer(offers: Iterable[Offer], action: Action) -> Offer:
+    """The allowed offer ``action`` is a move of, with every computed field agreeing.
+
+    Raises:
+        IllegalAction: no offer concerns the action; or each that does is not
+            allowed now (its ``why_not``) or disagrees on a field (the field and
+            the rule are named).
+    """
+    concerned = [o for o in offers if o.concerns(action)]
+    if not concerned:
+        raise IllegalAction(f"{action.type} by {action.entity}: not one of the moves "
+                            "open now")
+    problems: list[str] = []
+    for offer in concerned:
+        if offer.why_not is not None:
+            continue
+        problem = offer.mismatch(action)
+        if problem is None:
+            return offer
+        problems.append(problem)
+    if problems:
+        raise IllegalAction(problems[0])
+    reason = concerned[0].why_not
+    assert reason is not None
+    raise IllegalAction(concerned[0]._cite(reason) if concerned[0].rule
+                        and concerned[0].rule not in reason else reason)
+
+
+__all__ = [
+    "SHARE_KINDS",
+    "BidOffer",
+    "ChooseOffer",
+    "Offer",
+    "ParCell",
+    "ParOffer",
+    "PassOffer",
+    "RouteOffer",
+    "ShareOffer",
+    "TileLayOffer",
+    "TokenOffer",
+    "TrainOffer",
+    "match_offer",
+]
