@@ -294,7 +294,8 @@ class Placed:
                  printed: bool = True) -> None:
         self.tile = tile
         self.tile_id = tile_id
-        """``"57-0"``; a printed tile is ``"<hex>-<n>"`` (we use ``"<hex>-0"``)."""
+        """``"57-0"``; a printed tile is ``"<hex>-<n>"``: 18xx.games' name, ``n`` the hex's
+        place in its group of the title's hex list (``"E15-3"``, `HexDef.tile_id`)."""
         self.rotation = rotation
         self.printed = printed
         self.shape: TileShape = shape(tile, rotation)
@@ -336,7 +337,7 @@ class Board:
         """A fresh board as printed (setup tokens are added by the title)."""
         board = cls(hexdefs, manifest)
         for hex_id, hd in hexdefs.items():
-            board.placed[hex_id] = Placed(hd.tile, f"{hex_id}-0")
+            board.placed[hex_id] = Placed(hd.tile, hd.tile_id or f"{hex_id}-0")
             board.tokens[hex_id] = [[None] * max(1, n.slots)
                                     for n in hd.tile.nodes if n.kind is NodeKind.CITY]
             if hd.blockers:
@@ -465,11 +466,26 @@ class Board:
         hex_id = self.used_tiles.get(tile_id)
         if hex_id is None:
             name = tile_id.rpartition("-")[0]
-            if name in self.placed and self.placed[name].printed:
+            placed = self.placed.get(name)
+            # a printed tile by 18xx.games' id, or desk18xx 0.1.0's "<hex>-0"
+            if placed is not None and placed.printed and tile_id in (placed.tile_id,
+                                                                      f"{name}-0"):
                 hex_id = name
         if hex_id is None:
             raise KeyError(tile_id)
         return hex_id, part
+
+    def reference_city_id(self, city_id: str) -> str:
+        """18xx.games' name of city id ``city_id``: a city on a printed tile written
+        ``"<hex>-0-<part>"`` (desk18xx 0.1.0 named every printed tile
+        ``"<hex>-0"``) becomes ``"<hex>-<n>-<part>"`` with the map's tile id
+        (`HexDef.tile_id`, e.g. ``"E15-3-0"``); any other id is returned as is."""
+        tile_id, sep, part = city_id.rpartition("-")
+        name, sep2, index = tile_id.rpartition("-")
+        hd = self.hexdefs.get(name)
+        if not (sep and sep2 and index.isdigit()) or hd is None or hd.tile_id is None:
+            return city_id
+        return f"{hd.tile_id}-{part}"
 
     def corp_tokens(self, corp: str) -> Iterator[tuple[str, int, int]]:
         """(hex, city, slot) of every token of ``corp``."""
