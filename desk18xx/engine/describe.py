@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from desk18xx.engine.actions import (
     Action,
     Bid,
@@ -29,9 +32,34 @@ from desk18xx.engine.actions import (
 )
 from desk18xx.engine.programs import describe_program
 
+if TYPE_CHECKING:
+    from desk18xx.engine.game import Game
 
-def describe(action: Action, name: str) -> str:
-    """A readable sentence for `action` taken by `name` (``"Ann bids $30 on C&SL"``)."""
+
+Places = Callable[[str], str]
+"""Hex id -> ``"Ottawa (J12)"`` (`desk18xx.engine.narration.place` for a game)."""
+
+
+def _hex_of(city: str) -> str:
+    """``"J12"`` of a city id ``"J12-0-0"`` (18xx.games: hex, tile index, city)."""
+    return city.split("-")[0]
+
+
+def _tile_number(tile: str) -> str:
+    """``"57"`` of ``"57-0"`` (the copy suffix is not the players' business)."""
+    head, _sep, tail = tile.rpartition("-")
+    return head if head and tail.isdigit() else tile
+
+
+def describe(action: Action, name: str, places: Places | None = None) -> str:
+    """A readable sentence for `action` taken by `name` (``"Ann bids $30 on C&SL"``).
+
+    With ``places`` (hex id -> place name) tiles, tokens and routes name their
+    places: ``"CA lays tile 57 in Toronto (M9)"``."""
+    if places is not None:
+        text = _with_places(action, name, places)
+        if text is not None:
+            return text
     match action:
         case Bid():
             what = action.company or action.corporation or action.minor or ""
@@ -80,3 +108,34 @@ def describe(action: Action, name: str) -> str:
         case Pass():
             return f"{name} passes"
     return f"{name}: {action.type.replace('_', ' ')}"
+
+
+def _with_places(action: Action, name: str, places: Places) -> str | None:
+    match action:
+        case LayTile():
+            return f"{name} lays tile {_tile_number(action.tile)} in {places(action.hex)}"
+        case PlaceToken():
+            return f"{name} places a token in {places(_hex_of(action.city))}"
+        case HexToken():
+            return f"{name} places a token in {places(action.hex)}"
+        case RunRoutes() if action.routes:
+            runs = []
+            for route in action.routes:
+                stops = route.hexes or tuple(_hex_of(n) for n in route.nodes or ())
+                where = " – ".join(places(h).split(" (")[0] for h in stops) or "no stops"
+                earned = "" if route.revenue is None else f" (${route.revenue})"
+                runs.append(f"{route.train.split('-')[0]}-train {where}{earned}")
+            return f"{name} runs " + "; ".join(runs)
+        case BuyTrain():
+            kind = action.train.split("-")[0]
+            return f"{name} buys a {kind}-train for ${action.price}"
+        case DiscardTrain():
+            return f"{name} discards a {action.train.split('-')[0]}-train"
+    return None
+
+
+def describe_in(game: Game, action: Action) -> str:
+    """`describe` with the game's names: who acted, and the places of the map."""
+    from desk18xx.engine.narration import place, who
+
+    return describe(action, who(game, action.entity), lambda h: place(game, h))

@@ -20,6 +20,7 @@ from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.board_lite import Board
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import Market
+from desk18xx.engine.narration import Glance, consequences, glance
 from desk18xx.engine.programs import PROGRAM_TYPES, Program
 from desk18xx.engine.programs import TRACKED as SHARE_ACTIONS
 from desk18xx.engine.programs import drop_stale as drop_stale_programs
@@ -113,6 +114,15 @@ class Game:
         self.loading = False
         """Actions are being replayed from a stored log (18xx ``@game.loading``):
         checks the reference makes only in live play are skipped."""
+        self.narrating = False
+        """Record the consequences of each action in `events` (the application does;
+        plain replays need not pay for it)."""
+        self.events: list[tuple[int, tuple[str, ...]]] = []
+        """(`live_count` after the action, its consequence lines), in order
+        (`desk18xx.engine.narration`; history, not part of the position)."""
+        self.live_count = 0
+        """Log entries processed other than chat: the live actions of a log (a
+        programmed action's follow-ups count with the entry that caused them)."""
         self.pending_restore: Game | None = None
         """A snapshot to return to after the current action (rule-driven undo)."""
         self._programs: dict[str, list[Program]] = {}
@@ -344,9 +354,20 @@ class Game:
                 only if the failing check came before any mutation.
         """
         self.entries += 1
+        if not isinstance(action, Message):
+            self.live_count += 1
+        before = glance(self) if self.narrating else None
         self._process_single(action)
         for auto in action.auto_actions:
             self._process_single(auto)
+        if before is not None:
+            self._narrate(action, before)
+
+    def _narrate(self, action: Action, before: Glance) -> None:
+        """Record what ``action`` changed beyond its own sentence (`.narration`)."""
+        lines = consequences(self, action, before, glance(self))
+        if lines:
+            self.events.append((self.live_count, tuple(lines)))
 
     def process_auto(self, action: Action) -> None:
         """Apply one action the programmed orders generated after the last entry
@@ -355,7 +376,10 @@ class Game:
         Raises:
             IllegalAction: as `process`.
         """
+        before = glance(self) if self.narrating else None
         self._process_single(action)
+        if before is not None:
+            self._narrate(action, before)
 
     @property
     def programs_in_force(self) -> dict[str, list[Program]]:
@@ -396,9 +420,11 @@ class Game:
             # a rule undid part of the game (1867 card: "A merge leaving no president is
             # undone"); done here, once no step of the old state is still running
             applied, entries = self.actions_applied, self.entries
+            events, narrating, live = self.events, self.narrating, self.live_count
             self.__dict__.update(restore.__dict__)
             self.pending_restore = None
             self.actions_applied, self.entries = applied, entries
+            self.events, self.narrating, self.live_count = events, narrating, live
         self.after_action()
 
     def _check_offered(self, action: Action) -> None:

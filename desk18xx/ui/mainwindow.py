@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game
+from desk18xx.engine.narration import place
 from desk18xx.engine.tiledef import COLOR_ORDER, ManifestTile, TileDef
 from desk18xx.io.replaying import ReplayFailure
 from desk18xx.ui.actionpanel import ActionPanel
@@ -593,7 +594,11 @@ class MainWindow(QMainWindow):
         self._follow(game, info)
         self._show_tables(game, info)
         names = {p.id: p.name for p in game.players}
-        if self.log_model.show_actions(self.session.actions(), self.session.rounds(), names):
+        told: dict[int, list[str]] = {}
+        for count, lines in game.events:
+            told.setdefault(count, []).extend(lines)
+        if self.log_model.show_actions(self.session.actions(), self.session.rounds(), names,
+                                       told=told, places=lambda h: place(game, h)):
             self.log_view.scrollToBottom()
         auction = self._auction_text(info, high_bid(game, info, actions))
         if auction and not self.auction_label.text():

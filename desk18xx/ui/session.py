@@ -82,7 +82,9 @@ def default_factory(setup: GameSetup) -> Game:
     """A new game of ``setup.title`` from the title registry."""
     from desk18xx.titles import find_title
 
-    return find_title(setup.title).new_game(setup)
+    game = find_title(setup.title).new_game(setup)
+    game.narrating = True  # the log tells each action's consequences
+    return game
 
 
 @dataclass

@@ -195,8 +195,12 @@ def test_opening_of_1867(window: MainWindow, qtbot) -> None:  # type: ignore[no-
     assert earned > 0
     assert game.cash[owner] - owner_cash == earned  # minors always split the revenue
     assert 2 * earned == shown
-    last = window.log_model.entry(window.log_model.rowCount() - 1).text
+    model = window.log_model
+    rows = [model.entry(r) for r in range(model.rowCount())]
+    last = next(e for e in reversed(rows) if not e.detail).text
     assert "runs" in last or "passes" in last or "buys" in last
+    told = [e.text for e in rows if e.detail and e.count == rows[-1].count]
+    assert any("share price rises" in t for t in told)  # the consequence, under its action
 
     # -- undo the run with Ctrl+Z, redo it with Ctrl+Shift+Z
     window.undo_action.trigger()

@@ -72,4 +72,7 @@ def test_major_token_and_dividend(qtbot, tmp_path: Path) -> None:  # type: ignor
     window.action_panel.button("Pay out").click()
     game = session.game
     assert all(game.cash[p] > before for p, before in holders.items())
-    assert "payout" in window.log_model.entry(window.log_model.rowCount() - 1).text
+    model = window.log_model
+    rows = [model.entry(r) for r in range(model.rowCount())]
+    assert "payout" in next(e for e in reversed(rows) if not e.detail).text
+    assert any(e.detail and "(dividends)" in e.text for e in rows[-4:])  # who got what

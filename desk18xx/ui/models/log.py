@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont
 
 from desk18xx.engine.actions import Action
+from desk18xx.engine.describe import Places
 from desk18xx.engine.describe import describe as describe  # re-exported
 from desk18xx.ui.session import RoundKey
 
@@ -20,11 +21,18 @@ Annotator = Callable[[int], tuple[str, str]]
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One line: a header (``count`` is None) or an action (``count`` after it)."""
+    """One line: a header (``count`` is None), an action (``count`` after it) or a
+    consequence of that action (``detail``, indented under it)."""
 
     text: str
     count: int | None = None
     """Number of live actions once this one is applied."""
+    detail: bool = False
+    """A consequence the engine applied (`desk18xx.engine.narration`)."""
+
+
+Told = Mapping[int, Sequence[str]]
+"""Live-action count -> the consequence lines of that action (`Game.events`)."""
 
 
 def header(key: RoundKey) -> str:
@@ -42,12 +50,15 @@ def header(key: RoundKey) -> str:
 
 def log_entries(actions: Sequence[Action], rounds: Sequence[RoundKey],
                 names: dict[str, str], *, first: int = 0,
-                after: RoundKey | None = None) -> list[LogEntry]:
-    """Headers and lines for the live actions.
+                after: RoundKey | None = None, told: Told | None = None,
+                places: Places | None = None) -> list[LogEntry]:
+    """Headers and lines for the live actions, each followed by its consequences.
 
     Args:
         first: how many live actions come before ``actions`` (a log's tail).
         after: the round of the action before ``actions`` (no header repeated).
+        told: the engine's consequence lines per live-action count.
+        places: hex id -> place name, for tiles, tokens and routes.
     """
     out: list[LogEntry] = []
     last = after
@@ -56,7 +67,10 @@ def log_entries(actions: Sequence[Action], rounds: Sequence[RoundKey],
         if key is not None and key != last:
             out.append(LogEntry(header(key)))
             last = key
-        out.append(LogEntry(_described(action, _who(action.entity, names)), first + i + 1))
+        count = first + i + 1
+        out.append(LogEntry(_described(action, _who(action.entity, names), places), count))
+        for line in (told or {}).get(count, ()):
+            out.append(LogEntry(line, count, detail=True))
     return out
 
 
@@ -73,12 +87,12 @@ _LINES: dict[int, tuple[Action, str, str]] = {}
 _LINES_MAX = 50_000
 
 
-def _described(action: Action, who: str) -> str:
+def _described(action: Action, who: str, places: Places | None = None) -> str:
     """:func:`describe`, remembered per action object (the log is rebuilt every move)."""
     hit = _LINES.get(id(action))
     if hit is not None and hit[0] is action and hit[1] == who:
         return hit[2]
-    text = describe(action, who)
+    text = describe(action, who, places)
     if len(_LINES) >= _LINES_MAX:
         _LINES.clear()
     _LINES[id(action)] = (action, who, text)
@@ -107,7 +121,8 @@ class LogModel(QAbstractListModel):
                                   [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
 
     def show_actions(self, actions: Sequence[Action], rounds: Sequence[RoundKey],
-                     names: dict[str, str]) -> bool:
+                     names: dict[str, str], *, told: Told | None = None,
+                     places: Places | None = None) -> bool:
         """Show the log of ``actions``: a longer log of the same actions (a move was
         played) only describes and inserts the new rows, anything else is rebuilt.
 
@@ -128,13 +143,15 @@ class LogModel(QAbstractListModel):
                 if len(new_actions) == n:
                     return False
                 tail = log_entries(new_actions[n:], new_rounds[n:], names, first=n,
-                                   after=old_rounds[-1] if old_rounds else None)
+                                   after=old_rounds[-1] if old_rounds else None,
+                                   told=told, places=places)
                 start = len(self._entries)
                 self.beginInsertRows(QModelIndex(), start, start + len(tail) - 1)
                 self._entries.extend(tail)
                 self.endInsertRows()
                 return True
-        changed = self.set_entries(log_entries(new_actions, new_rounds, names))
+        changed = self.set_entries(log_entries(new_actions, new_rounds, names, told=told,
+                                               places=places))
         self._shown = (new_actions, new_rounds, dict(names))
         return changed
 
@@ -173,13 +190,17 @@ class LogModel(QAbstractListModel):
         annotate = self._annotate
         if annotate is not None and e.count is not None and role in (
                 Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            marks, note = annotate(e.count)
+            marks, note = annotate(e.count) if not e.detail else ("", "")
+            if role == Qt.ItemDataRole.DisplayRole and e.detail:
+                return f"    {e.text}"
             if role == Qt.ItemDataRole.DisplayRole:
                 return f"{e.text} {marks}" if marks else e.text
             hint = f"Click to see the board after action {e.count}"
             return f"{note}\n\n{hint}" if note else hint
         if role == Qt.ItemDataRole.DisplayRole:
-            return e.text
+            return f"    {e.text}" if e.detail else e.text
+        if role == Qt.ItemDataRole.ForegroundRole and e.detail:
+            return QColor(90, 90, 90)
         if role == Qt.ItemDataRole.FontRole and e.count is None:
             font = QFont()
             font.setBold(True)
