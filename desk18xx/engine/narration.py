@@ -144,6 +144,8 @@ def consequences(game: Game, action: Action, before: Glance, after: Glance) -> l
     """The lines of what ``action`` changed beyond its own sentence, in a stable order."""
     lines: list[str] = []
     actor = action.entity
+    if after.phase != before.phase:  # first: what follows happens because of it
+        lines.append(f"Phase {after.phase} begins")
     # privates: auctions won, sales, closures, lowered prices
     winners: set[str] = set()
     settled = {cid for cid in before.bids if cid not in after.bids
@@ -258,23 +260,36 @@ def consequences(game: Game, action: Action, before: Glance, after: Glance) -> l
         elif owner not in (DEPOT, BANK, POOL):
             lines.append(f"{who(game, owner)} gets a {_train_kind(game, tid)}-train"
                          + (f" from {who(game, old_owner)}" if old_owner != DEPOT else ""))
-    # phase
-    if after.phase != before.phase:
-        lines.append(f"Phase {after.phase} begins")
     # companies started, closed; tokens that appeared or went
     for corp in sorted(after.floated - before.floated):
         lines.append(f"{who(game, corp)} floats")
-    for corp in sorted(after.closed - before.closed):
-        lines.append(f"{who(game, corp)} closes")
+    gone = sorted(after.closed - before.closed)
+    if len(gone) > 2:
+        lines.append("Close: " + ", ".join(who(game, c) for c in gone))
+    else:
+        lines.extend(f"{who(game, corp)} closes" for corp in gone)
     placed_by_action = action.type in ("place_token", "hex_token")
-    for corp in sorted(after.tokens):
-        was, now = set(before.tokens.get(corp, ())), set(after.tokens[corp])
-        for hex_id, _city in sorted(now - was, key=str):
+    added = {corp: sorted(set(after.tokens[corp]) - set(before.tokens.get(corp, ())), key=str)
+             for corp in sorted(after.tokens)}
+    removed = {corp: sorted(set(before.tokens.get(corp, ())) - set(after.tokens[corp]),
+                            key=str) for corp in sorted(after.tokens)}
+    taken: set[tuple[str, str]] = set()
+    for corp, hexes in added.items():
+        for hex_id, _city in hexes:
             if placed_by_action and corp == actor:
                 continue
-            lines.append(f"{who(game, corp)}'s token goes to {place(game, hex_id)}")
-        for hex_id, _city in sorted(was - now, key=str):
-            lines.append(f"{who(game, corp)}'s token in {place(game, hex_id)} is removed")
+            previous = next((c for c, old in removed.items() if c != corp
+                             and any(h == hex_id for h, _c in old)), None)
+            if previous is not None:
+                taken.add((previous, hex_id))
+                lines.append(f"{who(game, corp)} takes over {who(game, previous)}'s token "
+                             f"in {place(game, hex_id)}")
+            else:
+                lines.append(f"{who(game, corp)}'s token goes to {place(game, hex_id)}")
+    for corp, hexes in removed.items():
+        for hex_id, _city in hexes:
+            if (corp, hex_id) not in taken:
+                lines.append(f"{who(game, corp)}'s token in {place(game, hex_id)} is removed")
     if after.finished and not before.finished:
         reason = (after.end_reason or "").replace("_", " ")
         lines.append(f"The game ends ({reason})" if reason else "The game ends")
@@ -298,6 +313,8 @@ def _won_privates(before: Glance, after: Glance) -> set[str]:
 
 def _money_cause(action: Action, before: Glance, after: Glance,
                  changes: list[tuple[str, int]]) -> str | None:
+    if after.closed - before.closed:
+        return "for the companies that close"
     if after.round != before.round and after.round is not None \
             and after.round[0] == "operating" and all(d > 0 for _h, d in changes):
         return "private income"
