@@ -433,7 +433,9 @@ class Game:
         the step's own reason is given where it has one (tried on a copy)."""
         from desk18xx.engine.offers import match_offer
 
-        offers = self.offers(action.entity, (action.type,))
+        offers = self.deciding_offers(action)
+        if offers is None:
+            return
         if any(o.concerns(action) for o in offers):
             match_offer(offers, action)
             return
@@ -492,6 +494,12 @@ class Game:
         the action ``types`` asked for (all when None); read-only (title; none by
         default)."""
         return ()
+
+    def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
+        """The offers that decide ``action`` (the door's question; those of its entity
+        and type by default), or None where the title leaves this action to its
+        step's own checks for now (title)."""
+        return self.offers(action.entity, (action.type,))
 
     def offered_types(self) -> frozenset[str]:
         """The action types whose legality the offers of this position decide: an

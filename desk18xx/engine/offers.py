@@ -229,9 +229,13 @@ class TrainOffer(Offer):
     max_price: int = 0
     variant: str | None = None
     exchange: str | None = None
+    aliases: frozenset[str] = field(default_factory=frozenset)
+    """Other train ids that name this purchase (18xx.games records the first L-train's
+    id for whichever comes next)."""
 
     def concerns(self, action: Action) -> bool:
-        if not isinstance(action, BuyTrain) or action.train != self.train \
+        if not isinstance(action, BuyTrain) \
+                or (action.train != self.train and action.train not in self.aliases) \
                 or (action.exchange or None) != self.exchange:
             return False
         return self.variant is None or (action.variant or self.name) == self.variant

@@ -1,0 +1,389 @@
+"""1822CA's offers: what an entity may do now, as typed values (`desk18xx.engine.offers`).
+
+Read-only: every function here looks at the game and never changes it.  The
+door in `desk18xx.engine.game.Game` processes an action of a type in `COVERED`
+only when it matches an allowed offer of the step that would take it, so the
+prices, percents and totals of share actions (RB 4.3, 4.4, 5.15, 5.19), the
+start prices of a major (RB 4.7), bids (RB 4.2) and train prices (RB 5.10)
+come from here, never from the action.  Steps not listed in `_BUILDERS` are
+left to their own checks (`deciding_offers` answers None).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING
+
+from desk18xx.engine.actions import Action, Bid, BuyShares, BuyTrain, Par, SellShares
+from desk18xx.engine.offers import (
+    BidOffer,
+    Offer,
+    ParCell,
+    ParOffer,
+    ShareOffer,
+    TrainOffer,
+)
+from desk18xx.engine.state import DEPOT, POOL, Share
+from desk18xx.titles.g1822ca import rules as R
+from desk18xx.titles.g1822ca.steps.operating import FirstTurnHousekeeping, IssueShares
+from desk18xx.titles.g1822ca.steps.stock import BuySellParShares
+from desk18xx.titles.g1822ca.steps.trains import (
+    BuyTrainStep,
+    depot_offer,
+    l_upgrade_price,
+    must_buy_train,
+    other_trains,
+)
+
+if TYPE_CHECKING:
+    from desk18xx.engine.round import Step
+    from desk18xx.titles.g1822ca.game import G1822CA
+
+_CLASSES: dict[str, type[Action]] = {c.type: c for c in (BuyShares, SellShares, Par, Bid,
+                                                         BuyTrain)}
+COVERED = frozenset(_CLASSES)
+"""The action types whose legality these offers decide (where `_BUILDERS` has the step)."""
+
+POOL_LIMIT = 50
+"""Most of a company the bank pool may hold (RB 4.4.2, 5.19.2)."""
+
+
+def target_step(gm: G1822CA, entity: str, cls: type[Action]) -> Step | None:
+    """The step that would take an action of class ``cls`` by ``entity`` now, as
+    `desk18xx.engine.round.Round.process` picks it (None: no step would)."""
+    r = gm.round
+    if r is None or gm.finished:
+        return None
+    for step in r.steps:
+        if not step.is_active(gm):
+            continue
+        if cls in step.legal(gm, entity):
+            return step
+        if step.is_blocking(gm):
+            return None
+    return None
+
+
+def deciding_offers(gm: G1822CA, entity: str, action_type: str) -> tuple[Offer, ...] | None:
+    """The offers that decide an action of ``action_type`` by ``entity``; None when
+    the step that would take it is not covered yet (its own checks decide)."""
+    cls = _CLASSES.get(action_type)
+    if cls is None:
+        return None
+    step = target_step(gm, entity, cls)
+    if step is None:
+        return ()
+    build = _BUILDERS.get((type(step), action_type))
+    if build is None:
+        return None
+    return tuple(build(gm, step, entity))
+
+
+def offers(gm: G1822CA, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
+    """Every covered offer of ``entity`` now (of ``types`` only, when given)."""
+    out: list[Offer] = []
+    for action_type in sorted(COVERED if types is None else set(types) & COVERED):
+        found = deciding_offers(gm, entity, action_type)
+        if found:
+            out.extend(found)
+    return tuple(out)
+
+
+# -- shares ------------------------------------------------------------------------------
+def _by_number(shares: Iterable[Share]) -> list[Share]:
+    return sorted(shares, key=lambda s: int(s.id.rsplit("_", 1)[1]))
+
+
+def _sr_buys(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+    """One certificate from the treasury or the pool (RB 4.3)."""
+    assert isinstance(step, BuySellParShares)
+    if player != step._player():
+        return []
+    out: list[Offer] = []
+    sold = step._sold_this_round(gm, player)
+    bids = len(gm.boxes.player_bids(player, committed_only=True))
+    free = step.available(gm)
+    for corp, c in gm.corps.items():
+        if not gm.is_major(corp) or not c.ipoed:
+            continue
+        price = gm.price(corp)
+        for holder in (corp, POOL):
+            certs = _by_number(s for s in gm.shares_of(holder, corp) if not s.president)
+            if not certs:
+                continue
+            first = certs[0]
+            total = price * first.percent // 10
+            why: str | None = None
+            if corp in sold:
+                why = f"{corp} was sold this round"
+            elif gm.percent_of(player, corp) + first.percent > c.max_ownership:
+                why = f"over the {c.max_ownership}% holding limit"
+            elif price >= 50 and gm.num_certs(player) + bids >= gm.cert_limit:
+                why = "over the certificate limit"
+            elif total > free:
+                why = "not enough cash beside the committed bids"
+            out.append(ShareOffer(
+                kind="buy", corporation=corp, shares=(first.id,), percent=first.percent,
+                price=price, total=total, source=holder, why_not=why, rule="RB 4.3",
+                fungible=frozenset(s.id for s in certs if s.percent == first.percent)))
+    return out
+
+
+def _bundles(gm: G1822CA, player: str, corp: str) -> list[tuple[tuple[str, ...],
+                                                                 frozenset[str], int, bool]]:
+    """The bundles ``player`` could sell of ``corp``: (certificates, fungible ones,
+    percent, whether the director's certificate goes); ordinary certificates go
+    first, the director's only with all of them (RB 4.4.7; 18xx.games D21)."""
+    held = gm.shares_in_arrival_order(player, corp)
+    ordinary = [s for s in held if not s.president]
+    pres = next((s for s in held if s.president), None)
+    fungible = frozenset(s.id for s in ordinary)
+    out: list[tuple[tuple[str, ...], frozenset[str], int, bool]] = []
+    for k in range(1, len(ordinary) + 1):
+        part = ordinary[:k]
+        out.append((tuple(s.id for s in part), fungible, sum(s.percent for s in part), False))
+    if pres is not None:
+        ids = tuple(s.id for s in [*ordinary, pres])
+        full = sum(s.percent for s in held)
+        for pct in range(full, full - pres.percent, -10):
+            if pct > 0:
+                out.append((ids, fungible, pct, True))
+    return out
+
+
+def _sale_problem(gm: G1822CA, player: str, corp: str, pct: int, pres: bool) -> str | None:
+    """Why this sale is not allowed whatever the step (RB 4.4), or None."""
+    if gm.operating_history.get(corp, 0) < 1:
+        return f"{corp} has not operated yet"
+    if gm.percent_of(POOL, corp) + pct > POOL_LIMIT:
+        return f"the pool would hold more than {POOL_LIMIT}%"
+    if pres:
+        pres_pct = gm.shares[f"{corp}_0"].percent
+        others = max((gm.percent_of(p.id, corp) for p in gm.players if p.id != player),
+                     default=0)
+        if gm.percent_of(player, corp) - pct >= others:
+            return f"still the director of {corp}: sell ordinary certificates (RB 3.3.3)"
+        if others < pres_pct:
+            return "no other player can take the director's certificate"
+    return None
+
+
+def _sales(gm: G1822CA, player: str, why_company: Callable[[str], str | None],
+           rule: str) -> list[Offer]:
+    out: list[Offer] = []
+    corps = sorted({s.corp for s in gm.shares.values() if s.owner == player})
+    for corp in corps:
+        if not gm.is_major(corp):
+            continue
+        price = gm.price(corp)
+        general = why_company(corp)
+        for ids, fungible, pct, pres in _bundles(gm, player, corp):
+            why = general or _sale_problem(gm, player, corp, pct, pres)
+            out.append(ShareOffer(
+                kind="sell", corporation=corp, shares=ids, percent=pct, price=price,
+                total=price * pct // 10, source=player, why_not=why, rule=rule,
+                fungible=fungible))
+    return out
+
+
+def _sr_sells(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+    assert isinstance(step, BuySellParShares)
+    if player != step._player():
+        return []
+
+    def why(corp: str) -> str | None:
+        if corp in step.sold_now:
+            return "all shares of a company go in one sale (RB 4.4.3)"
+        return None
+
+    return _sales(gm, player, why, "RB 4.4")
+
+
+def _emergency_sells(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+    """The director raises money for a forced train purchase (RB 5.15.5)."""
+    assert isinstance(step, BuyTrainStep)
+    corp = step.corp()
+    if player != gm.president(corp):
+        return []
+
+    def why(sold: str) -> str | None:
+        if sold in step.corporations_sold:
+            return f"one sale of {sold} per emergency (RB 5.15.5)"
+        if sold == corp and gm.operating_history.get(corp, 0) < 2:
+            return f"{corp} has not completed an operating turn"
+        return None
+
+    out = _sales(gm, player, why, "RB 5.15")
+    keep: list[Offer] = []
+    for offer in out:
+        assert isinstance(offer, ShareOffer)
+        if offer.why_not is None and offer.corporation == corp and gm.percent_of(
+                player, corp) - offer.percent < max(gm.percent_of(p.id, corp)
+                                                    for p in gm.players if p.id != player):
+            offer = dataclasses.replace(
+                offer, why_not="the director may not lose the operating company")
+        keep.append(offer)
+    return keep
+
+
+def _issues(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
+    """Issue k treasury shares at the price after k steps left (RB 5.19.2)."""
+    assert isinstance(step, IssueShares)
+    if not step.is_current(corp):
+        return []
+    treasury = [s for s in gm.ipo_shares(corp) if not s.president]
+    fungible = frozenset(s.id for s in treasury)
+    pool = gm.percent_of(POOL, corp)
+    out: list[Offer] = []
+    for k in range(1, len(treasury) + 1):
+        part = treasury[:k]
+        pct = sum(s.percent for s in part)
+        price = gm.market.relative(corp, False, ["left"] * k).price
+        why = (f"the pool would hold more than {POOL_LIMIT}%" if pool + pct > POOL_LIMIT
+               else None)
+        out.append(ShareOffer(
+            kind="issue", corporation=corp, shares=tuple(s.id for s in part), percent=pct,
+            price=price, total=price * k, source=corp, why_not=why, rule="RB 5.19",
+            fungible=fungible))
+    return out
+
+
+def _redeems(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
+    """Buy k shares back from the pool at the market price (RB 5.19.4)."""
+    assert isinstance(step, IssueShares)
+    if not step.is_current(corp):
+        return []
+    pool = _by_number(s for s in gm.shares_of(POOL, corp) if not s.president)
+    fungible = frozenset(s.id for s in pool)
+    price = gm.price(corp)
+    out: list[Offer] = []
+    for k in range(1, len(pool) + 1):
+        part = pool[:k]
+        total = price * k
+        why = "not enough cash" if total > gm.cash[corp] else None
+        out.append(ShareOffer(
+            kind="redeem", corporation=corp, shares=tuple(s.id for s in part),
+            percent=sum(s.percent for s in part), price=price, total=total, source=POOL,
+            why_not=why, rule="RB 5.19", fungible=fungible))
+    return out
+
+
+# -- starting a major, bids --------------------------------------------------------------
+def _pars(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+    """Convert a concession (phases 2-4) or, from phase 5, start any major (RB 4.7)."""
+    assert isinstance(step, BuySellParShares)
+    if player != step._player():
+        return []
+    out: list[Offer] = []
+    bids = len(gm.boxes.player_bids(player, committed_only=True))
+    for corp, c in gm.corps.items():
+        if not gm.is_major(corp) or c.ipoed:
+            continue
+        concession = gm.concession_of(corp)
+        why: str | None = None
+        if concession is not None:
+            if gm.companies[concession].owner != player:
+                why = f"needs the {concession} concession"
+            elif not gm.has_status("can_convert_concessions"):
+                why = "concessions convert in phases 2-4 only"
+        elif not gm.has_status("can_par"):
+            why = f"{corp} needs its concession before phase 5"
+        elif gm.num_certs(player) + bids >= gm.cert_limit:
+            why = "over the certificate limit"
+        cells = tuple(ParCell(share_price=o.share_price, price=o.price, cost=o.cost,
+                              why_not=o.problem) for o in gm.par_options(player, corp))
+        out.append(ParOffer(corporation=corp, cells=cells, why_not=why, rule="RB 4.7"))
+    return out
+
+
+def _bids(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+    """A bid on a company in a bid box (RB 4.2.5-4.2.9)."""
+    assert isinstance(step, BuySellParShares)
+    if player != step._player():
+        return []
+    free = gm.cash[player] - gm.boxes.committed_cash(player)
+    out: list[Offer] = []
+    for company in gm.boxes.offered():
+        out.append(BidOffer(company=company, minimum=gm.boxes.min_bid(company),
+                            maximum=free, step=5,
+                            step_from=0 if company.startswith("P") else 100,
+                            why_not=gm.boxes.bid_problem(player, company), rule="RB 4.2"))
+    return out
+
+
+# -- trains ------------------------------------------------------------------------------
+def _trains(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
+    """New trains (either side of a double card), the pool's, other companies'
+    from phase 3, and an L flipped to a 2 (RB 5.10)."""
+    assert isinstance(step, BuyTrainStep)
+    if corp != step.corp():
+        return []
+    cash = gm.cash[corp]
+    forced = must_buy_train(gm, corp)
+    room = len(gm.real_trains(corp)) < gm.train_limit(corp)
+    has_e = any(t.name == R.E_TRAIN for t in gm.corp_trains(corp))
+    full = None if room else f"{corp} is at its train limit"
+    out: list[Offer] = []
+    for t in depot_offer(gm):
+        if t.owner == DEPOT:
+            for side, (_d, price, _r, _m) in gm.train_variants[gm.train_base[t.id]].items():
+                why = full
+                if why is None and side == R.E_TRAIN and has_e:
+                    why = f"{corp} may own only one E-train (RB 5.17.7)"
+                if why is None and price > cash and not forced:
+                    why = "not enough cash"
+                out.append(TrainOffer(train=t.id, name=t.name, seller=DEPOT, price=price,
+                                      variant=side, why_not=why, rule="RB 5.10"))
+        else:
+            why = full
+            if why is None and t.price > cash and not forced:
+                why = "not enough cash"
+            out.append(TrainOffer(train=t.id, name=t.name, seller=POOL, price=t.price,
+                                  variant=t.name, why_not=why, rule="RB 5.10"))
+    between = None if gm.has_status("can_buy_trains") else \
+        "trains change hands between companies from phase 3"
+    for t in other_trains(gm, corp):
+        out.append(TrainOffer(train=t.id, name=t.name, seller=t.owner, min_price=1,
+                              max_price=cash, why_not=between or full or (
+                                  "not enough cash" if cash < 1 else None),
+                              rule="RB 5.10.4"))
+    flip = l_upgrade_price(gm)
+    for t in gm.corp_trains(corp):
+        if t.name == "L":
+            out.append(TrainOffer(train=t.id, name="2", seller=DEPOT, price=flip,
+                                  exchange=t.id, why_not=None if flip <= cash
+                                  else "not enough cash", rule="RB 5.10.3"))
+    return out
+
+
+def _first_l(gm: G1822CA, step: Step, minor: str) -> list[Offer]:
+    """A minor's first turn: the next L-train (RB 5.5.3), named as 18xx.games names it."""
+    assert isinstance(step, FirstTurnHousekeeping)
+    if not step.is_current(minor):
+        return []
+    out: list[Offer] = []
+    found = step.offers(gm)
+    pooled = {t.id for t in found if t.owner == POOL}
+    ls = frozenset(tid for tid, base in gm.train_base.items() if base == "L") - pooled
+    for t in found:
+        out.append(TrainOffer(train=t.id, name=t.name, seller=t.owner, price=t.price,
+                              aliases=frozenset() if t.owner == POOL else ls,
+                              rule="RB 5.5.3"))
+    return out
+
+
+_Builder = Callable[["G1822CA", "Step", str], list[Offer]]
+
+_BUILDERS: dict[tuple[type[Step], str], _Builder] = {
+    (BuySellParShares, BuyShares.type): _sr_buys,
+    (BuySellParShares, SellShares.type): _sr_sells,
+    (BuySellParShares, Par.type): _pars,
+    (BuySellParShares, Bid.type): _bids,
+    (BuyTrainStep, BuyTrain.type): _trains,
+    (BuyTrainStep, SellShares.type): _emergency_sells,
+    (IssueShares, SellShares.type): _issues,
+    (IssueShares, BuyShares.type): _redeems,
+    (FirstTurnHousekeeping, BuyTrain.type): _first_l,
+}
+"""(step, action type) -> the offers of that step for that type."""
