@@ -10,7 +10,7 @@ import copy
 import dataclasses
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from desk18xx.engine.actions import Action, LayTile, Route
@@ -39,6 +39,7 @@ from desk18xx.titles.g1822ca.rules import RulesConfig, config_for
 from desk18xx.titles.g1822ca.stacks import company_stacks, starting_companies
 
 if TYPE_CHECKING:
+    from desk18xx.engine.offers import Offer
     from desk18xx.titles.g1822ca.rounds import OperatingRound
 
 _MARKET_LETTERS = {"par": "p", "par_1": "x"}
@@ -621,6 +622,24 @@ class G1822CA(Game):
 
         wanted = frozenset(types)
         return [m for m in candidate_moves(self, rng, wanted) if m.type in wanted]
+
+    def offers(self, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
+        """What ``entity`` may do now (`.offers`)."""
+        from desk18xx.titles.g1822ca.offers import offers
+
+        return offers(self, entity, types)
+
+    def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
+        """The offers that decide ``action`` at the door (`.offers`)."""
+        from desk18xx.titles.g1822ca.offers import deciding_offers
+
+        return deciding_offers(self, action.entity, action.type)
+
+    def offered_types(self) -> frozenset[str]:
+        """Share actions, starts, bids and train purchases (`.offers.COVERED`)."""
+        from desk18xx.titles.g1822ca.offers import COVERED
+
+        return COVERED
 
     def sandbox_lay(self, lay: LayTile) -> None:
         """Study mode's off-turn lay by this title's track rules (`.sandbox`)."""
