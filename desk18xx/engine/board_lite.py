@@ -722,28 +722,55 @@ class Board:
         return [(h, self.placed[h].city_nodes[c]) for h, c, _s in self.corp_tokens(corp)]
 
     def node_connected_elsewhere(self, hex_id: str) -> bool:
-        """True when track from a city of ``hex_id`` reaches another stop (18xx
-        ``unconnected_hexes`` test, used for major home choices)."""
+        """True when track from a city of ``hex_id`` reaches a stop (18xx
+        ``G1867::Game#unconnected_hexes``, used for major home choices).
+
+        The reference's test, walked as it walks: from each path of each city
+        (``Path#walk``), a route of plain track that enters no path twice and
+        crosses no hexside twice until it meets a path with a node (a city, a
+        town or an off-board, tokens ignored; another path into the same city
+        counts too).  The walk never passes through a node, so a path joining
+        two nodes leads nowhere, and a loop that comes back over the hexside it
+        left by (through a converging exit) is not another stop."""
         placed = self.placed[hex_id]
-        sh = placed.shape
+        table = placed.table
         for node in placed.city_nodes:
-            stack = [(neighbour_id(hex_id, e), opposite(e)) for e in sh.node_edges[node]]
-            seen: set[tuple[str, int]] = set()
-            while stack:
-                h, e = stack.pop()
-                if (h, e) in seen or h not in self.placed:
-                    continue
-                seen.add((h, e))
-                psh = self.placed[h].shape
-                if e not in psh.exits:
-                    continue
-                if psh.edge_nodes.get(e):
+            for p in table.node_paths[node]:
+                if self._path_reaches_node(hex_id, p):
                     return True
-                for g in psh.edge_edges.get(e, ()):
-                    stack.append((neighbour_id(h, g), opposite(g)))
-            if sh.node_nodes[node]:
-                return True
         return False
+
+    def _path_reaches_node(self, hex_id: str, start: int) -> bool:
+        """`node_connected_elsewhere` from path ``start`` of ``hex_id`` (a plain
+        depth-first search: every mark is released on the way back, as in the
+        reference, whose outermost walk is ``converging``)."""
+        visited: set[tuple[str, int]] = {(hex_id, start)}
+        crossed: set[tuple[str, int]] = set()
+        """(hex, edge) of every hexside the route left a hex by."""
+        neighbours = _neighbour_rows(self.hexdefs)  # passable sides only
+
+        def cross(h: str, e: int) -> bool:
+            other = neighbours[h][e]
+            if other is None:
+                return False
+            crossed.add((h, e))
+            back = opposite(e)
+            found = any(enter(other, q, back) for q in self.placed[other].table.edge_paths[back])
+            crossed.discard((h, e))
+            return found
+
+        def enter(h: str, p: int, skip: int) -> bool:
+            table = self.placed[h].table
+            if (h, p) in visited or any((h, e) in crossed for e in table.edges[p]):
+                return False
+            if table.nodes[p]:
+                return True
+            visited.add((h, p))
+            found = any(cross(h, e) for e in table.edges[p] if e != skip)
+            visited.discard((h, p))
+            return found
+
+        return any(cross(hex_id, e) for e in self.placed[hex_id].table.edges[start])
 
     def color(self, hex_id: str) -> Color:
         """Colour of the tile on ``hex_id``."""
