@@ -258,26 +258,30 @@ def _check_actions(reader: _Reader, raw: list[Any]) -> None:
 
 MAX_MESSAGE_CHARS: Final = 10_000
 """Longest chat message."""
+MAX_DEPTH: Final = 64
+"""Deepest nesting of arrays and objects (an export needs 7)."""
 
 
 def _check_strings(reader: _Reader, top: dict[str, Any]) -> None:
     """Refuse any string longer than `MAX_STRING_CHARS` (a chat message longer
-    than `MAX_MESSAGE_CHARS`), naming its place."""
-    stack: list[tuple[Any, str]] = [(top, "")]
+    than `MAX_MESSAGE_CHARS`) and nesting deeper than `MAX_DEPTH`, naming the place."""
+    stack: list[tuple[Any, str, int]] = [(top, "", 0)]
     while stack:
-        node, where = stack.pop()
+        node, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            reader.fail(where[:80], f"is nested more than {MAX_DEPTH} levels deep")
         items = node.items() if isinstance(node, dict) else enumerate(node) \
             if isinstance(node, list) else ()
         for key, child in items:
             place = f"{where}[{key}]" if isinstance(key, int) else \
                 f"{where}.{key}" if where else str(key)
             if isinstance(child, dict | list):
-                stack.append((child, place))
+                stack.append((child, place, depth + 1))
             elif isinstance(child, str) and len(child) > MAX_MESSAGE_CHARS:
                 reader.string(child, place, MAX_MESSAGE_CHARS if key == "message"
                               else MAX_STRING_CHARS)
             if isinstance(key, str) and len(key) > MAX_NAME_CHARS:
-                reader.fail(place[:80] + "…", f"is a key of {len(key)} characters; at most "
+                reader.fail(place[:80], f"is a key of {len(key)} characters; at most "
                             f"{MAX_NAME_CHARS} are allowed")
 
 

@@ -49,6 +49,9 @@ class LimitError(yaml.MarkedYAMLError):
 MAX_STRING_CHARS: Final = 100_000
 """No string of a save is longer (a note of a few pages is 10 000 characters)."""
 
+MAX_DEPTH: Final = 64
+"""Deepest nesting of lists and mappings (a save needs 6)."""
+
 MAX_NAME_CHARS: Final = 200
 MAX_MESSAGE_CHARS: Final = 10_000
 
@@ -148,7 +151,8 @@ def _limit(path: tuple[Any, ...]) -> int:
 
 
 def check_limits(document: Any, text: str = "") -> None:
-    """Raise `LimitError` for a string longer than its field allows.
+    """Raise `LimitError` for a string longer than its field allows, or lists and
+    mappings nested deeper than `MAX_DEPTH`.
 
     Args:
         text: the document's text, to name the line of the string.
@@ -156,6 +160,10 @@ def check_limits(document: Any, text: str = "") -> None:
     stack: list[tuple[Any, tuple[Any, ...]]] = [(document, ())]
     while stack:
         node, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path[:6])
+            raise LimitError(None, None, f"{where.lstrip('.')}… is nested more than "
+                             f"{MAX_DEPTH} levels deep", None)
         items = node.items() if isinstance(node, dict) else enumerate(node) \
             if isinstance(node, list) else ()
         for key, child in items:
@@ -211,7 +219,10 @@ def _load_flow_lines(text: str) -> Any:
             value = parse_json(match.group(3 if entry else 2))
         except (ValueError, JsonValueError, RecursionError):  # YAML then reads (or refuses) it
             return match.group(0)
-        if not isinstance(value, dict) or _has_float(value):
+        try:
+            if not isinstance(value, dict) or _has_float(value):
+                return match.group(0)
+        except RecursionError:  # YAML reads it, and `check_limits` refuses it
             return match.group(0)
         values.append({"hash": match.group(2), "action": value} if entry else value)
         return match.group(1) + _PLACEHOLDER.format(len(values) - 1)

@@ -291,6 +291,14 @@ def huge_cases(folder: Path, base: Base) -> list[Case]:
     write("nested-900.d18xx", "format_version: 2\nx: " + "[" * 900 + "]" * 900 + "\n")
     write("nested-100k.json", "[" * 100_000 + "]" * 100_000)
     write("nested-object.json", '{"a":' * 50_000 + "1" + "}" * 50_000)
+    deep = '{"a": ' * 980 + "1" + "}" * 980
+    write("nested-action.d18xx", base.save_text.replace('"id": 3}', '"id": 3, "x": ' + deep + "}",
+                                                        1))
+    write("nested-yaml-map.d18xx", base.save_text.replace("notes: {}", "notes: " + "{a: " * 500
+                                                          + "1" + "}" * 500))
+    export = json.loads(base.export_text)
+    export["actions"][2]["x"] = json.loads('{"a": ' * 500 + "1" + "}" * 500)
+    write("nested-action.json", json.dumps(export))
     write("wide-notes.d18xx", "format_version: 2\nnotes:\n" +
           "".join(f"  k{i}: v\n" for i in range(200_000)))
     write("one-long-line.d18xx", "format_version: 2\nx: " + "y" * (8 * 1024 * 1024))
