@@ -113,11 +113,12 @@ def compare(generated: Generated, answer: dict[str, Any]) -> dict[str, Any]:
     for index, (mine, ref) in enumerate(zip(generated.trace, theirs, strict=False)):
         if ref is None:
             continue  # an action the live client played by itself with the one before
-        cash, prices = mine
-        ref_cash, ref_prices = ref
+        cash, prices = mine[0], mine[1]
+        ref_cash, ref_prices = ref[0], ref[1]
         if cash != ref_cash or prices != ref_prices:
             first = {"index": index, **_what(generated.actions[index]),
-                     "cash": _delta(cash, ref_cash), "prices": _delta(prices, ref_prices)}
+                     "cash": _delta(cash, ref_cash), "prices": _delta(prices, ref_prices),
+                     "next": _next_acting(generated.trace, theirs, index)}
             break
     refused = answer.get("refused")
     same_end = (generated.finished and bool(answer.get("finished"))
@@ -145,6 +146,19 @@ def compare(generated: Generated, answer: dict[str, Any]) -> dict[str, Any]:
         out["divergence"] = {"ours": [generated.end_reason, generated.result],
                              "reference": [answer.get("end_reason"), answer.get("result"),
                                            answer.get("finished")]}
+    return out
+
+
+def _next_acting(ours: Sequence[Sequence[Any]], theirs: Sequence[Any], index: int
+                 ) -> dict[str, list[Any]]:
+    """Who acts after the action before `index` and after `index`, ours and theirs
+    (``entity/step``; step names are each engine's own)."""
+    out: dict[str, list[Any]] = {}
+    for i in (index - 1, index):
+        if 0 <= i < len(ours) and i < len(theirs):
+            mine = ours[i][2] if len(ours[i]) > 2 else None
+            ref = theirs[i][2] if theirs[i] is not None and len(theirs[i]) > 2 else None
+            out[f"after {i}"] = [mine, ref]
     return out
 
 

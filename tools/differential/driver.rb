@@ -10,7 +10,8 @@
 # and writes one JSON answer a line on standard output:
 #   {"file":, "mode":, "finished":, "end_reason":, "result": {player id: value},
 #    "refused": null | {"index":, "type":, "entity":, "message":},
-#    "timeout": false, "seconds":, "trace": [[{player: cash}, {corp: price}], ...]}
+#    "timeout": false, "seconds":, "client_auto": [...],
+#    "trace": [[{player: cash}, {corp: price}, "acting entity/step"], ...]}
 # "trace" has one entry after each action the engine took (0-based export index).
 #
 # Modes:
@@ -39,6 +40,14 @@ module DifferentialTrace
 end
 Engine::Game::Base.prepend(DifferentialTrace)
 
+def acting(game)
+  step = game.round&.active_step
+  entity = step&.current_entity
+  return nil if game.finished || !entity
+
+  "#{entity.id}/#{step.class.name.split('::').last}"
+end
+
 def snapshot(game)
   cash = game.players.to_h { |p| [p.id.to_s, p.cash] }
   prices = {}
@@ -48,7 +57,7 @@ def snapshot(game)
     price = c.share_price&.price
     prices[c.id.to_s] = price if price
   end
-  [cash, prices]
+  [cash, prices, acting(game)]
 end
 
 def refusal(game, index, actions)
@@ -78,7 +87,15 @@ def live(data, actions, trace, notes)
   while index < actions.size
     game.process_action(actions[index].dup, add_auto_actions: true)
     refused = refusal(game, index, actions)
-    return [game, refused] if refused
+    if refused
+      # would the action pass with the route graph rebuilt? (the reference's
+      # cached graph goes stale in live play: docs/divergences.md D41)
+      game.instance_variable_set(:@exception, nil)
+      game.clear_graph
+      game.process_action(actions[index].dup, add_auto_actions: true)
+      refused['accepted_after_graph_clear'] = game.exception.nil?
+      return [game, refused]
+    end
 
     autos = game.raw_actions.last['auto_actions'] || []
     if autos.each_with_index.all? { |auto, k| actions[index + 1 + k] && same_action?(auto, actions[index + 1 + k]) }

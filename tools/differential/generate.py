@@ -104,15 +104,21 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-Snapshot = tuple[dict[str, int], dict[str, int]]
+Snapshot = tuple[dict[str, int], dict[str, int], str | None]
 
 
 def snapshot(game: Game) -> Snapshot:
-    """Players' cash by export player id and share prices of open companies."""
+    """Players' cash by export player id, share prices of open companies, and who
+    acts next (``entity/step``; shown at a divergence, not compared)."""
     cash = {str(header_player(game, p.id)): game.cash.get(p.id, 0) for p in game.players}
     prices = {c.id: game.market.price(c.id) for c in game.corps.values()
               if not c.closed and game.market.price(c.id)}
-    return cash, prices
+    acting = None
+    if not game.finished:
+        legal = game.legal_actions()
+        if legal.entity is not None:
+            acting = f"{header_player(game, legal.entity)}/{legal.step}"
+    return cash, prices, acting
 
 
 @dataclass
