@@ -53,6 +53,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
         engine_subsidy,
     )
     from desk18xx.io.import_18xxgames import load_export
+    from desk18xx.io.replaying import ENGINE_ERRORS
     from desk18xx.titles import find_title
 
     imported = load_export(path)
@@ -70,7 +71,13 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     setup = import_setup(imported)
     game = title.new_game(setup)
     for index, raw in enumerate(imported.actions):
-        action = action_from_dict(raw)
+        try:
+            action = action_from_dict(raw)
+        except ENGINE_ERRORS as exc:  # a malformed action: the replay stops here
+            out["replay_failure"] = {"index": index, "id": raw.get("id"),
+                                     "type": str(raw.get("type")),
+                                     "reason": f"{type(exc).__name__}: {exc}"}
+            break
         if isinstance(action, RunRoutes):
             corp = action.entity
             recorded = sum(r.revenue or 0 for r in action.routes)
@@ -116,7 +123,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
                                      "ours": ours, "declared": declared})
         try:
             game.process(action)
-        except (IllegalAction, KeyError, ValueError, AssertionError, StopIteration) as exc:
+        except ENGINE_ERRORS as exc:
             out["replay_failure"] = {"index": index, "id": raw.get("id"), "type": action.type,
                                      "reason": f"{type(exc).__name__}: {exc}"}
             break
