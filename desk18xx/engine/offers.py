@@ -113,6 +113,9 @@ class ShareOffer(Offer):
     source: str
     """Who holds the certificates now (the company's treasury, the pool, a player)."""
     fungible: frozenset[str] = field(default_factory=frozenset)
+    price_as_recorded: bool = False
+    """The action's own ``share_price`` is taken (a compatibility point the title
+    names: 18xx.games reloading a game trusts a recorded issue price)."""
 
     @property
     def types(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -135,6 +138,8 @@ class ShareOffer(Offer):
         if action.percent is not None and action.percent != self.percent:
             return self._cite(f"percent: this {self.corporation} bundle is {self.percent}%, "
                               f"not {action.percent}%")
+        if self.price_as_recorded:
+            return None
         if action.share_price is not None and action.share_price != self.price:
             return self._cite(f"share_price: {self.corporation}'s {what} is "
                               f"{_money(self.price)}, not {_money(action.share_price)}")
@@ -207,11 +212,11 @@ class BidOffer(Offer):
                               f"{_money(self.minimum)}, not {_money(action.price)}")
         base = self.minimum if self.step_from is None else self.step_from
         if self.step > 1 and (action.price - base) % self.step:
-            return self._cite(f"price: bids on {self.company} go in steps of "
-                              f"{_money(self.step)}")
+            return self._cite(f"price: bids on {self.company} rise in multiples "
+                              f"of {_money(self.step)}")
         if action.price > self.maximum:
-            return self._cite(f"price: at most {_money(self.maximum)} can be bid on "
-                              f"{self.company}, not {_money(action.price)}")
+            return self._cite(f"price: cannot afford {_money(action.price)} on "
+                              f"{self.company}; at most {_money(self.maximum)}")
         return None
 
 

@@ -235,6 +235,9 @@ def _issues(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
     treasury = [s for s in gm.ipo_shares(corp) if not s.president]
     fungible = frozenset(s.id for s in treasury)
     pool = gm.percent_of(POOL, corp)
+    # compat_18xxgames, reloading only: 18xx.games' G1822CA IssueShares#process_sell_shares
+    # pays the recorded share_price unchecked (docs/rules-notes.md, "Issue price")
+    as_recorded = gm.config.compat_18xxgames and gm.loading
     out: list[Offer] = []
     for k in range(1, len(treasury) + 1):
         part = treasury[:k]
@@ -245,7 +248,7 @@ def _issues(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
         out.append(ShareOffer(
             kind="issue", corporation=corp, shares=tuple(s.id for s in part), percent=pct,
             price=price, total=price * k, source=corp, why_not=why, rule="RB 5.19",
-            fungible=fungible))
+            fungible=fungible, price_as_recorded=as_recorded))
     return out
 
 
