@@ -6,10 +6,11 @@ Rule comments cite the summary card (``seeds/1867-summary-card.txt``) and
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from desk18xx.engine.actions import LayTile
+from desk18xx.engine.actions import Action, LayTile
 from desk18xx.engine.board_lite import NEUTRAL, Board
 from desk18xx.engine.data import load_title
 from desk18xx.engine.errors import IllegalAction
@@ -33,6 +34,9 @@ from desk18xx.titles.g1867 import checks, nationalization
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.events import EVENTS, Event
 from desk18xx.titles.g1867.rules import RulesConfig
+
+if TYPE_CHECKING:
+    from desk18xx.engine.offers import Offer
 
 NATIONAL = "CN"
 
@@ -275,7 +279,12 @@ class G1867(Game):
             if minor:
                 if any(all(s is None for s in slots) for slots in cities):
                     out.append(hex_id)
+            elif not self.config.compat_18xxgames:
+                # card: "an unconnected city—or, if none, any unoccupied city"
+                if any(all(s is None for s in slots) for slots in cities):
+                    out.append(hex_id)
             else:
+                # 18xx.games: no hex with a normal token (so never Toronto, CN's)
                 free = any(any(s is None for s in slots) for slots in cities)
                 normal = any(s not in (None, NEUTRAL) for slots in cities for s in slots)
                 if free and not normal:
@@ -515,6 +524,9 @@ class G1867(Game):
         assert r is not None
         if after == "immediate":
             return True
+        if after == "current_or" and r.kind is RoundKind.MERGER \
+                and not self.config.compat_18xxgames:
+            return True  # card: "The bank breaking: finish the round, plus one OR if it is an SR"
         if r.kind is not RoundKind.OPERATING:
             return False
         if after == "current_or":
@@ -590,6 +602,24 @@ class G1867(Game):
             self.loans_left += corp.loans
             corp.loans = 0
         super().end_game(reason)
+
+    def offers(self, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
+        """What ``entity`` may do now (`.offers`)."""
+        from desk18xx.titles.g1867.offers import offers
+
+        return offers(self, entity, types)
+
+    def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
+        """The offers that decide ``action`` at the door (`.offers`)."""
+        from desk18xx.titles.g1867.offers import deciding_offers
+
+        return deciding_offers(self, action.entity, action.type)
+
+    def offered_types(self) -> frozenset[str]:
+        """Share actions, starts, bids and train purchases (`.offers.COVERED`)."""
+        from desk18xx.titles.g1867.offers import COVERED
+
+        return COVERED
 
     def sandbox_lay(self, lay: LayTile) -> None:
         """Study mode's off-turn lay by this title's track rules (`.sandbox`)."""
