@@ -173,6 +173,38 @@ def _delta(ours: dict[str, int], theirs: dict[str, int]) -> dict[str, list[int |
             if ours.get(k) != theirs.get(k)}
 
 
+def classify(generated_actions: Sequence[Mapping[str, Any]], mode: str,
+             verdict: dict[str, Any]) -> str | None:
+    """A likely cause of a divergence, from signatures seen before (a hint, not proof)."""
+    kind = verdict.get("verdict")
+    div = verdict.get("divergence")
+    if kind == "agree" or not isinstance(div, dict):
+        return None
+    message = str(div.get("message", ""))
+    index = div.get("index")
+    recent = generated_actions[max(0, index - 15):index] if isinstance(index, int) else []
+    nationalised = any(a.get("choice") == "nationalize" for a in recent)
+    nxt = div.get("next", {}).get(f"after {index}", [None, None]) if kind == "state differs" \
+        else [None, None]
+    if "h_to_args() returned nil :city" in message:
+        return "a city id the reference does not know (printed-tile ids, issue 16)"
+    if "place_token' for [" in message:
+        return "hex_token into a multi-city hex (Quebec; issue 16: place_token needed)"
+    if "cheater" in message:
+        return "reference crash in G1822#remove_cheater_slot! (a token removed from a " \
+               "city with an added slot)"
+    if mode == "live" and div.get("accepted_after_graph_clear"):
+        return "live only: the reference's cached route graph is stale (D41 family)"
+    if mode == "live" and isinstance(nxt[1], str) and nxt[1].endswith("/Route") \
+            and nxt[0] != nxt[1]:
+        return "live only: the reference waits for a run we skip (D41 stale route cache)"
+    if nationalised and "Blocking step Run Routes" in message:
+        return "after a nationalisation the reference skips the token step (issue 16)"
+    if nationalised and "Blocking step Buy Trains" in message:
+        return "after a nationalisation the reference still sells its trains (issue 16)"
+    return None
+
+
 def plan(specs: Sequence[str], games: int, seed: int, biases: Sequence[str]
          ) -> Iterable[tuple[str, int, int, str]]:
     """(spec, seed, players, bias) of each game, game by game across the specs."""
@@ -215,6 +247,8 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
     for r in rows:
         for m, v in r.get("reference", {}).items():
             verdicts[f"{r['family']} {m}: {v['verdict']}"] += 1
+            if v["verdict"] != "agree":
+                verdicts[f"{r['family']} {m}: likely {v.get('likely') or 'not classified'}"] += 1
             if v.get("client_auto"):
                 verdicts[f"{r['family']} {m}: games where the client plays a move by "
                          f"itself that our log asks for"] += 1
@@ -230,6 +264,7 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
         for m, v in r.get("reference", {}).items():
             if v["verdict"] != "agree":
                 notes.append(f"{m}: {v['verdict']} {json.dumps(v.get('divergence'))[:400]}")
+                notes.append(f"{m}: likely: {v.get('likely') or 'not classified'}")
             for auto in v.get("client_auto", [])[:3]:
                 notes.append(f"{m}: the client plays by itself {json.dumps(auto)[:300]}")
         if notes:
@@ -297,6 +332,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.table:
         done = [json.loads(line) for p in args.table for line in p.read_text().splitlines()
                 if line.strip()]
+        for row in done:  # classify again with today's signatures
+            file = Path(row.get("file") or "")
+            if file.is_file() and any(v["verdict"] != "agree"
+                                      for v in row.get("reference", {}).values()):
+                actions = json.loads(file.read_text(encoding="utf-8"))["actions"]
+                for mode, verdict in row["reference"].items():
+                    verdict["likely"] = classify(actions, mode, verdict)
         print(table(done))
         return 0
     specs = [s for s in args.titles.split(",") if s]
@@ -344,6 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     answer = reference.replay(path, mode, args.reference_time_limit,
                                               args.fix_city_ids)
                     row["reference"][mode] = compare(gen, answer)
+                    row["reference"][mode]["likely"] = classify(gen.actions, mode,
+                                                                row["reference"][mode])
             rows.append(row)
             with report.open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps(row) + "\n")
