@@ -209,7 +209,8 @@ def _home_tokens(game: G1867, corp: str) -> list[Action]:
     for cid, hexes in game.pending_tokens[:1]:
         for h in hexes:
             for ci, slots in enumerate(game.board.tokens[h]):
-                ok = all(s is None for s in slots) if game.is_minor(cid) else None in slots
+                ok = all(s is None for s in slots) \
+                    if game.is_minor(cid) or not game.config.compat_18xxgames else None in slots
                 if ok:
                     out.append(PlaceToken(entity=cid, entity_type="corporation",
                                           city=_city_id(game, h, ci), slot=slots.index(None)))

@@ -105,6 +105,10 @@ class PrivateAuction(Step):
                     if len(self.declined) == len(self.active):
                         self._enter_dutch(game)
                         self.declined = []
+                        if self.dutch and not _g(game).config.compat_18xxgames:
+                            # card: "at $0 they take it free"
+                            self._add_bid(game, self.active[0], 0)
+                            return
                 self._resolve(game)
             case _:
                 raise IllegalAction(f"{action.type} is not possible in the private auction")
@@ -130,9 +134,14 @@ class PrivateAuction(Step):
             self.order.remove(player)
 
     def _enter_dutch(self, game: Game) -> None:
+        """Nobody opened: the minimum drops $5 (card, Private auction).  18xx.games
+        (``compat_18xxgames``) then sells it take-it-or-leave-it; by the card the
+        opening bid "raises $5" as before (an auction again), and at $0 the first
+        player takes it free."""
         assert self.auctioning is not None
-        game.companies[self.auctioning].discount += 5
-        self.dutch = True
+        company = game.companies[self.auctioning]
+        company.discount += 5
+        self.dutch = _g(game).config.compat_18xxgames or company.min_bid == 0
 
     def _resolve(self, game: Game) -> None:
         if self.auctioning is None:

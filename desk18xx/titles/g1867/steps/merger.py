@@ -442,11 +442,26 @@ class MergeStep(Step):
         gm = g(game)
         assert self.merging is not None
         prices = [gm.price(c) for c in self.merging]
-        par = gm.market.cells[self._par_cell(game, min(200, max(100, min(prices) + max(
-            prices))))].price
+        par = gm.market.cells[self._merge_cell(game, prices)].price
         owners = [gm.owner(c) for c in self.merging]
         return any(o is not None and (game.cash[o] >= par or owners.count(o) >= 2)
                    for o in owners)
+
+    def _merge_cell(self, game: Game, prices: list[int]) -> tuple[int, int]:
+        """Where a merged major starts: the card's "Price lowest + highest", rounded
+        down to a market space (the major start spaces up to $200; above, the spaces
+        right of the $200 start space on its row).  18xx.games (``compat_18xxgames``)
+        clamps the sum to $100-$200 first."""
+        gm = g(game)
+        total = min(prices) + max(prices)
+        if gm.config.compat_18xxgames:
+            return self._par_cell(game, min(200, max(100, total)))
+        top = gm.market.cells_with((CellType.PAR, CellType.PAR_2))[0]
+        if total <= top.price:
+            return self._par_cell(game, total)
+        row = [c for c in gm.market.cells.values()
+               if c.row == top.row and c.col >= top.col and c.price <= total]
+        return max(row, key=lambda c: c.price).coord
 
     def _par_cell(self, game: Game, price: int) -> tuple[int, int]:
         gm = g(game)
@@ -491,8 +506,7 @@ class MergeStep(Step):
         assert self.merging is not None
         merging = sorted(self.merging, key=lambda c: gm.market.order_key(c, c))
         prices = [gm.price(c) for c in merging]
-        new_price = min(200, max(100, min(prices) + max(prices)))
-        coord = self._par_cell(game, new_price)
+        coord = self._merge_cell(game, prices)
         par = gm.market.cells[coord].price
         owners = [gm.owner(c) for c in merging]
         ids = [p.id for p in game.players]

@@ -20,7 +20,7 @@ from desk18xx.engine.actions import (
     Undo,
 )
 from desk18xx.engine.errors import IllegalAction
-from desk18xx.engine.market import CellType
+from desk18xx.engine.market import Cell, CellType
 from desk18xx.engine.round import Step
 from desk18xx.engine.steps.discard import DiscardTrains
 
@@ -129,6 +129,8 @@ class HomeToken(Step):
         slots = gm.board.tokens[hex_id][city]
         if gm.is_minor(cid) and any(s is not None for s in slots):
             raise IllegalAction("a minor's home must be a city with no token")
+        if not gm.config.compat_18xxgames and any(s is not None for s in slots):
+            raise IllegalAction("a major's home must be an unoccupied city (the card, SR Majors)")
         gm.put_token(cid, hex_id, city, action.slot, gm.corps[cid].tokens[0])
         gm.pending_tokens.pop(0)
 
@@ -493,9 +495,7 @@ class BuySellParShares(Step):
         gm = g(game)
         # card: "The whole bid is its treasury, and its price is half the bid, rounded
         # down to a market space"
-        par = min(price // 2, R.MAX_MINOR_PAR)
-        cells = gm.market.cells_with((CellType.PAR_1, CellType.PAR))
-        cell = next(c for c in cells if c.price <= par)
+        cell = minor_start_cell(gm, price)
         gm.transfer(BANK, winner, 2 * cell.price)
         self.start_company(game, winner, cid, cell.coord)
         gm.transfer(cid, BANK, gm.cash[cid])
@@ -536,3 +536,19 @@ class BuySellParShares(Step):
                              and gm.home_token_locations(c)]
             out["min_bid"], out["max_bid"] = R.MIN_MINOR_BID, game.cash[entity]
         return out
+
+
+def minor_start_cell(gm: G1867, bid: int) -> Cell:
+    """The market cell a minor won for ``bid`` starts on.
+
+    The card: "its price is half the bid, rounded down to a market space" (on the
+    column market any space: a $400 bid gives $200).  18xx.games
+    (``compat_18xxgames``), and the grid market in both modes (its minor start
+    cells, each price once, end at $135): the start cells, half the bid capped at $135.
+    """
+    if not gm.config.compat_18xxgames and not gm.config.grid_market:
+        cells = sorted(gm.market.cells.values(), key=lambda c: (-c.price, c.row, c.col))
+        return next(c for c in cells if c.price <= bid // 2)
+    par = min(bid // 2, R.MAX_MINOR_PAR)
+    return next(c for c in gm.market.cells_with((CellType.PAR_1, CellType.PAR))
+                if c.price <= par)
