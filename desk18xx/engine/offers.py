@@ -69,6 +69,12 @@ class Offer:
         """What in ``action`` disagrees with this offer (field and rule), or None."""
         return None
 
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        """Concrete actions of this offer by ``entity`` (all of them where there are
+        few, else the ends of a range); empty when it is not allowed or is not
+        concrete enough (a tile lay, a run)."""
+        return ()
+
     def _cite(self, text: str) -> str:
         return f"{text} ({self.rule})" if self.rule else text
 
@@ -78,6 +84,9 @@ class PassOffer(Offer):
     """End the step or the turn."""
 
     types: ClassVar[tuple[str, ...]] = (Pass.type,)
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        return () if self.why_not else (Pass(entity=entity, entity_type=entity_type),)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,6 +99,11 @@ class ChooseOffer(Offer):
 
     def concerns(self, action: Action) -> bool:
         return isinstance(action, Choose) and action.choice == self.choice
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return (Choose(entity=entity, entity_type=entity_type, choice=self.choice),)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,6 +144,13 @@ class ShareOffer(Offer):
             return False
         fixed = set(self.shares) - self.fungible
         return fixed <= named and named - fixed <= self.fungible
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        cls = BuyShares if SHARE_KINDS[self.kind] == BuyShares.type else SellShares
+        return (cls(entity=entity, entity_type=entity_type, shares=self.shares,
+                    percent=self.percent),)
 
     def mismatch(self, action: Action) -> str | None:
         assert isinstance(action, BuyShares | SellShares)
@@ -173,6 +194,12 @@ class ParOffer(Offer):
     def concerns(self, action: Action) -> bool:
         return isinstance(action, Par) and action.corporation == self.corporation
 
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return tuple(Par(entity=entity, entity_type=entity_type, corporation=self.corporation,
+                         share_price=c.share_price) for c in self.cells if c.why_not is None)
+
     def cell(self, share_price: str) -> ParCell | None:
         """The start price with this cell id, if offered."""
         return next((c for c in self.cells if c.share_price == share_price), None)
@@ -200,10 +227,24 @@ class BidOffer(Offer):
     maximum: int
     step: int = 5
     step_from: int | None = None
+    target: str = "company"
+    """The `Bid` field naming what is bid on (``"company"`` or ``"corporation"``)."""
 
     def concerns(self, action: Action) -> bool:
         return isinstance(action, Bid) and self.company in (action.company,
                                                              action.corporation)
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not or self.minimum > self.maximum:
+            return ()
+        base = self.minimum if self.step_from is None else self.step_from
+        top = self.maximum - (self.maximum - base) % self.step if self.step > 1 \
+            else self.maximum
+        prices = sorted({self.minimum, max(self.minimum, top)})
+        on_corp = self.target == "corporation"
+        return tuple(Bid(entity=entity, entity_type=entity_type, price=p,
+                         company=None if on_corp else self.company,
+                         corporation=self.company if on_corp else None) for p in prices)
 
     def mismatch(self, action: Action) -> str | None:
         assert isinstance(action, Bid)
@@ -244,6 +285,16 @@ class TrainOffer(Offer):
                 or (action.exchange or None) != self.exchange:
             return False
         return self.variant is None or (action.variant or self.name) == self.variant
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        prices = [self.price] if self.price is not None else sorted(
+            {self.min_price, self.max_price})
+        return tuple(BuyTrain(entity=entity, entity_type=entity_type, train=self.train,
+                              price=p, variant=self.variant, exchange=self.exchange)
+                     for p in prices if p is not None and p >= self.min_price
+                     and (self.price is not None or p <= self.max_price))
 
     def mismatch(self, action: Action) -> str | None:
         assert isinstance(action, BuyTrain)

@@ -32,8 +32,10 @@ from desk18xx.titles.g1822ca.steps.trains import (
     BuyTrainStep,
     depot_offer,
     l_upgrade_price,
+    min_depot_price,
     must_buy_train,
     other_trains,
+    sellable_shares,
 )
 
 if TYPE_CHECKING:
@@ -327,6 +329,22 @@ def _trains(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
     room = len(gm.real_trains(corp)) < gm.train_limit(corp)
     has_e = any(t.name == R.E_TRAIN for t in gm.corp_trains(corp))
     full = None if room else f"{corp} is at its train limit"
+    cheapest = min_depot_price(gm)
+    president = gm.president(corp)
+
+    def short(price: int) -> str | None:
+        """Why ``price`` is beyond the company (RB 5.15.6), or None."""
+        if price <= cash:
+            return None
+        if not forced:
+            return "not enough cash"
+        if cheapest is not None and price > cheapest:
+            return f"a forced purchase is the cheapest train (${cheapest})"
+        if president is not None and price - cash > gm.cash[president] \
+                and sellable_shares(gm, president, corp, step.corporations_sold):
+            return f"{president} must sell shares before borrowing (RB 5.15.6)"
+        return None
+
     out: list[Offer] = []
     for t in depot_offer(gm):
         if t.owner == DEPOT:
@@ -334,14 +352,12 @@ def _trains(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
                 why = full
                 if why is None and side == R.E_TRAIN and has_e:
                     why = f"{corp} may own only one E-train (RB 5.17.7)"
-                if why is None and price > cash and not forced:
-                    why = "not enough cash"
+                if why is None:
+                    why = short(price)
                 out.append(TrainOffer(train=t.id, name=t.name, seller=DEPOT, price=price,
                                       variant=side, why_not=why, rule="RB 5.10"))
         else:
-            why = full
-            if why is None and t.price > cash and not forced:
-                why = "not enough cash"
+            why = full or short(t.price)
             out.append(TrainOffer(train=t.id, name=t.name, seller=POOL, price=t.price,
                                   variant=t.name, why_not=why, rule="RB 5.10"))
     between = None if gm.has_status("can_buy_trains") else \

@@ -146,12 +146,13 @@ def _sr_sells(gm: G1867, step: Step, player: str) -> list[Offer]:
             part = ordinary[:k]
             bundles.append((tuple(s.id for s in part), sum(s.percent for s in part)))
         if pres is not None:
-            for k in range(0, len(ordinary) + 1):
-                ids = tuple(s.id for s in [*ordinary[:k], pres])
-                full = pres.percent + sum(s.percent for s in ordinary[:k])
-                for pct in range(full, full - pres.percent, -10):
-                    if pct > 0:
-                        bundles.append((ids, pct))
+            # the president's certificate goes last, with every ordinary one (18xx
+            # ``bundles_for_corporation``), in part when its whole would not be sold
+            ids = tuple(s.id for s in [*ordinary, pres])
+            full = sum(s.percent for s in held)
+            for pct in range(full, full - pres.percent, -10):
+                if pct > 0:
+                    bundles.append((ids, pct))
         for ids, pct in bundles:
             why: str | None = None
             if not step.can_sell_bundle(gm, player, cid, pct):
@@ -204,14 +205,15 @@ def _sr_bids(gm: G1867, step: Step, player: str) -> list[Offer]:
     if step.auctioning is not None:
         minimum = max(step.bids.values()) + INCREMENT
         return [BidOffer(company=step.auctioning, minimum=minimum, maximum=cash,
-                         step=INCREMENT, rule="the card, SR Minors")]
+                         step=INCREMENT, target="corporation", rule="the card, SR Minors")]
     out: list[Offer] = []
     for cid in gm.available:
         if not gm.is_minor(cid) or gm.corps[cid].ipoed:
             continue
         why = None if gm.home_token_locations(cid) else "no city is free for a minor's home token"
         out.append(BidOffer(company=cid, minimum=R.MIN_MINOR_BID, maximum=cash,
-                            step=INCREMENT, why_not=why, rule="the card, SR Minors"))
+                            step=INCREMENT, target="corporation", why_not=why,
+                            rule="the card, SR Minors"))
     return out
 
 
@@ -255,11 +257,14 @@ def _trains(gm: G1867, step: Step, corp: str) -> list[Offer]:
     forced = step.must_buy(gm, corp)
     full = None if step.room(gm, corp) else f"{corp} is at its train limit"
     rule = "the card, OR Buy trains"
+    power = step.power(gm, corp)
     out: list[Offer] = []
     for t in gm.depot_trains():
         why = full
         if why is None and t.price > cash and not forced:
             why = f"{corp} cannot take a loan for this train"
+        elif why is None and t.price > power:
+            why = f"{corp} cannot raise ${t.price}, even with loans"
         out.append(TrainOffer(train=t.id, name=t.name, seller=t.owner, price=t.price,
                               why_not=why, rule=rule))
         if gm.phase.name == "8" and t.name in R.TRADE_FOR:
@@ -269,8 +274,8 @@ def _trains(gm: G1867, step: Step, corp: str) -> list[Offer]:
                     out.append(TrainOffer(
                         train=t.id, name=t.name, seller=t.owner, price=net, exchange=own.id,
                         why_not="the price must be at least $1" if net < 1 else (
-                            None if net <= cash or forced
-                            else f"{corp} cannot take a loan for this train"),
+                            None if net <= cash or forced and net <= power
+                            else f"{corp} cannot pay ${net} for this trade-in"),
                         rule=rule))
     for tid in step.other_trains(gm, corp):
         t = gm.trains[tid]

@@ -1,0 +1,144 @@
+"""Typed offers and `match_offer` (issue 15): immutable values, refusals naming the field."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from desk18xx.engine.actions import Bid, BuyShares, BuyTrain, Par, Pass, SellShares
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.offers import (
+    BidOffer,
+    ParCell,
+    ParOffer,
+    PassOffer,
+    ShareOffer,
+    TrainOffer,
+    match_offer,
+)
+
+ISSUE = ShareOffer(kind="issue", corporation="GT", shares=("GT_1", "GT_2", "GT_3"),
+                   percent=30, price=90, total=270, source="GT", rule="RB 5.19",
+                   fungible=frozenset({"GT_1", "GT_2", "GT_3", "GT_4"}))
+
+
+def _issue(**fields: object) -> SellShares:
+    base = SellShares(entity="GT", entity_type="corporation",
+                      shares=("GT_1", "GT_2", "GT_3"), percent=30)
+    return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+
+
+def test_offers_are_immutable() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ISSUE.price = 1000  # type: ignore[misc]
+    assert ISSUE.allowed and ISSUE.types == ("sell_shares",)
+
+
+def test_an_issue_at_its_own_price_is_refused_naming_the_field_and_the_rule() -> None:
+    with pytest.raises(IllegalAction, match=r"^share_price: GT's issue price is \$90, "
+                                            r"not \$1,000 \(RB 5\.19\)$"):
+        match_offer([ISSUE], _issue(share_price=1000))
+
+
+def test_the_matched_offer_carries_the_price_the_engine_pays() -> None:
+    assert match_offer([ISSUE], _issue()) is ISSUE
+    assert match_offer([ISSUE], _issue(share_price=90)) is ISSUE
+
+
+def test_equal_certificates_may_stand_in_for_one_another() -> None:
+    assert match_offer([ISSUE], _issue(shares=("GT_4", "GT_2", "GT_3"))) is ISSUE
+    with pytest.raises(IllegalAction, match="not one of the moves"):
+        match_offer([ISSUE], _issue(shares=("GT_1", "GT_2")))  # another bundle
+    with pytest.raises(IllegalAction, match="not one of the moves"):
+        match_offer([ISSUE], _issue(shares=("GT_0", "GT_2", "GT_3")))  # not offered
+
+
+def test_a_wrong_percent_is_named() -> None:
+    with pytest.raises(IllegalAction, match=r"^percent: this GT bundle is 30%, not 40%"):
+        match_offer([ISSUE], _issue(percent=40))
+
+
+def test_a_disallowed_offer_gives_its_reason() -> None:
+    full = dataclasses.replace(ISSUE, why_not="the pool would hold more than 50%")
+    with pytest.raises(IllegalAction, match="the pool would hold more than 50%"):
+        match_offer([full], _issue())
+    assert not full.allowed and full.moves("GT", "corporation") == ()
+
+
+def test_of_two_offers_of_one_bundle_the_one_with_its_percent_matches() -> None:
+    whole = ShareOffer(kind="sell", corporation="CPR", shares=("CPR_1", "CPR_0"), percent=30,
+                       price=100, total=300, source="1")
+    part = dataclasses.replace(whole, percent=20, total=200)
+    sale = SellShares(entity="1", shares=("CPR_1", "CPR_0"))
+    assert match_offer([whole, part], sale) is whole
+    assert match_offer([whole, part], dataclasses.replace(sale, percent=20)) is part
+
+
+def test_a_buy_offer_refuses_a_redemption_type_mismatch_and_a_wrong_total() -> None:
+    buy = ShareOffer(kind="buy", corporation="CPR", shares=("CPR_3",), percent=10, price=80,
+                     total=80, source="pool")
+    action = BuyShares(entity="1", shares=("CPR_3",), percent=10)
+    assert match_offer([buy], action) is buy
+    with pytest.raises(IllegalAction, match=r"^total_price: the bundle costs \$80, not \$8$"):
+        match_offer([buy], dataclasses.replace(action, total_price=8))
+    with pytest.raises(IllegalAction, match="not one of the moves"):
+        match_offer([buy], SellShares(entity="1", shares=("CPR_3",)))
+
+
+def test_bids_are_bounded_and_stepped() -> None:
+    offer = BidOffer(company="P1", minimum=20, maximum=100, step=5, rule="RB 4.2")
+    bid = Bid(entity="1", company="P1", price=25)
+    assert match_offer([offer], bid) is offer
+    with pytest.raises(IllegalAction, match=r"^price: the minimum bid on P1 is \$20"):
+        match_offer([offer], dataclasses.replace(bid, price=15))
+    with pytest.raises(IllegalAction, match="multiples of \\$5"):
+        match_offer([offer], dataclasses.replace(bid, price=27))
+    with pytest.raises(IllegalAction, match=r"cannot afford \$105"):
+        match_offer([offer], dataclasses.replace(bid, price=105))
+    assert [b.price for b in offer.moves("1", "player")] == [20, 100]  # type: ignore[attr-defined]
+
+
+def test_a_minor_bid_names_the_corporation_field() -> None:
+    offer = BidOffer(company="7", minimum=100, maximum=102, step=5, target="corporation")
+    (move,) = offer.moves("1", "player")
+    assert isinstance(move, Bid) and move.corporation == "7" and move.company is None
+    assert match_offer([offer], move) is offer
+
+
+def test_train_prices_fixed_or_in_a_range() -> None:
+    new = TrainOffer(train="3-0", name="3", seller="depot", price=180, rule="RB 5.10")
+    used = TrainOffer(train="2-1", name="2", seller="CPR", min_price=1, max_price=50)
+    buy = BuyTrain(entity="GT", entity_type="corporation", train="3-0", price=180)
+    assert match_offer([new, used], buy) is new
+    with pytest.raises(IllegalAction, match=r"^price: the 3 train costs \$180, not \$1 "):
+        match_offer([new, used], dataclasses.replace(buy, price=1))
+    other = BuyTrain(entity="GT", entity_type="corporation", train="2-1", price=51)
+    with pytest.raises(IllegalAction, match=r"costs \$1 to \$50, not \$51"):
+        match_offer([new, used], other)
+    assert match_offer([new, used], dataclasses.replace(other, price=50)) is used
+
+
+def test_a_train_offer_may_be_named_by_an_alias() -> None:
+    first_l = TrainOffer(train="L-3", name="L", seller="depot", price=60,
+                         aliases=frozenset({"L-0"}))
+    assert match_offer([first_l], BuyTrain(entity="7", train="L-0", price=60)) is first_l
+
+
+def test_par_cells_are_checked() -> None:
+    offer = ParOffer(corporation="GT", cells=(
+        ParCell(share_price="100,0,6", price=100, cost=200),
+        ParCell(share_price="90,0,5", price=90, cost=180, why_not="costs $180; $150 free")))
+    par = Par(entity="1", corporation="GT", share_price="100,0,6")
+    assert match_offer([offer], par) is offer
+    with pytest.raises(IllegalAction, match="^share_price: GT at \\$90: costs"):
+        match_offer([offer], dataclasses.replace(par, share_price="90,0,5"))
+    with pytest.raises(IllegalAction, match="^share_price: '1000,0,6' is not a start price"):
+        match_offer([offer], dataclasses.replace(par, share_price="1000,0,6"))
+    assert [m.share_price for m in offer.moves("1", "player")] == ["100,0,6"]  # type: ignore[attr-defined]
+
+
+def test_nothing_offered_is_refused() -> None:
+    with pytest.raises(IllegalAction, match="^pass by 1: not one of the moves open now$"):
+        match_offer([], Pass(entity="1"))
+    assert match_offer([PassOffer()], Pass(entity="1")) == PassOffer()

@@ -1,0 +1,200 @@
+"""Offer = accept (issue 15): the offers and the door agree, on recorded and random games.
+
+At sampled positions of every 18xx.games fixture (replayed as ``desk18xx replay``
+does, under ``compat_18xxgames``) and of a few random games:
+
+- every recorded action of a type the title's offers decide matches an allowed offer;
+- every move built from every allowed offer of the acting entity is accepted
+  (``game.copy().process``);
+- moves the offers do not contain (a price off by one, a bid below the minimum or
+  above the cash, a start price that is no market cell) are refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+
+from desk18xx.commands.replay import import_setup
+from desk18xx.engine.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Par,
+    SellShares,
+    action_from_dict,
+)
+from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.game import Game, GameSetup
+from desk18xx.engine.offers import (
+    BidOffer,
+    Offer,
+    ParOffer,
+    ShareOffer,
+    TrainOffer,
+    match_offer,
+)
+from desk18xx.io.import_18xxgames import load_export
+from desk18xx.titles import find_title
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
+FILES = sorted(FIXTURES.glob("*/*.json"))
+STRIDE = 7
+"""Every how many positions the offers are tried in full (recorded actions: all)."""
+MOVES_PER_POSITION = 4
+
+
+def _entity_type(game: Game, entity: str) -> str:
+    if game.is_player(entity):
+        return "player"
+    return "corporation" if entity in game.corps else "company"
+
+
+def _outside(offer: Offer, move: Action) -> Action | None:
+    """A move like ``move`` that no offer contains (a computed field off), or None."""
+    if isinstance(offer, ShareOffer):
+        assert isinstance(move, BuyShares | SellShares)
+        return dataclasses.replace(move, share_price=offer.price + 1)
+    if isinstance(offer, BidOffer):
+        assert isinstance(move, Bid)
+        return dataclasses.replace(move, price=offer.maximum + offer.step)
+    if isinstance(offer, TrainOffer) and offer.price is not None:
+        assert isinstance(move, BuyTrain)
+        return dataclasses.replace(move, price=offer.price + 1)
+    if isinstance(offer, ParOffer):
+        assert isinstance(move, Par)
+        return dataclasses.replace(move, share_price=move.share_price + "0")
+    return None
+
+
+class Counts:
+    def __init__(self) -> None:
+        self.recorded = self.accepted = self.refused = 0
+
+
+def check_recorded(game: Game, action: Action, where: str, counts: Counts) -> None:
+    """A recorded (accepted) action of a decided type matches an allowed offer."""
+    if action.type not in game.offered_types():
+        return
+    offers = game.deciding_offers(action)
+    if offers is None:
+        return
+    try:
+        match_offer(offers, action)
+    except IllegalAction as exc:
+        pytest.fail(f"{where}: the recorded {action} matches no offer: {exc}")
+    counts.recorded += 1
+
+
+def check_offers(game: Game, entity: str, rng: random.Random, where: str,
+                 counts: Counts) -> None:
+    """Moves of allowed offers are accepted; moves just outside them are refused."""
+    kind = _entity_type(game, entity)
+    built: list[tuple[Offer, Action]] = []
+    for offer in game.offers(entity):
+        built.extend((offer, move) for move in offer.moves(entity, kind))
+    for offer, move in rng.sample(built, min(MOVES_PER_POSITION, len(built))):
+        trial = game.copy()
+        try:
+            trial.process(move)
+        except IllegalAction as exc:
+            pytest.fail(f"{where}: {offer} offers {move}, refused: {exc}")
+        counts.accepted += 1
+        outside = _outside(offer, move)
+        if outside is None:
+            continue
+        with pytest.raises(IllegalAction):
+            game.copy().process(outside)
+        counts.refused += 1
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_fixture_offers_agree_with_the_door(path: Path) -> None:
+    imported = load_export(path)
+    game = find_title(imported.title).new_game(import_setup(imported))
+    rng = random.Random(path.name)
+    counts = Counts()
+    alias = getattr(game, "_alias", None)  # 1822CA renames players "1"-"30" (minors)
+    for index, raw in enumerate(imported.actions):
+        action = action_from_dict(raw)
+        if alias is not None:
+            action = alias(action)
+        where = f"{path.name}[{index}]"
+        if not game.finished and action.type not in ("undo", "redo", "message", "log"):
+            check_recorded(game, action, where, counts)
+            if index % STRIDE == 0:
+                check_offers(game, action.entity, rng, where, counts)
+        game.process(action)
+    assert counts.recorded > 20 and counts.accepted > 20 and counts.refused > 5, vars(counts)
+
+
+@pytest.mark.parametrize("title_id", ["1867", "1822CA", "1822CA-ERS", "1822CA-WRS"])
+def test_random_game_offers_agree_with_the_door(title_id: str) -> None:
+    title = find_title(title_id)
+    rng = random.Random(15)
+    players = tuple((str(i + 1), f"Player {i + 1}") for i in range(4))
+    game = title.new_game(GameSetup(title.id, players, 15, ()))
+    counts = Counts()
+    for index in range(600):
+        if game.finished:
+            break
+        moves = game.legal_moves(rng)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        where = f"{title_id} random[{index}]"
+        check_recorded(game, move, where, counts)
+        if index % STRIDE == 0:
+            check_offers(game, move.entity, rng, where, counts)
+        game.process(move)
+    assert counts.recorded > 5 and counts.accepted > 5, vars(counts)
+
+
+def test_a_move_outside_the_offers_is_refused_naming_the_field() -> None:
+    """The first fixture share sale, at a price of its own: refused, the field named."""
+    path = FIXTURES / "1822CA" / "1.json"
+    imported = load_export(path)
+    game = find_title(imported.title).new_game(import_setup(imported))
+    for raw in imported.actions:
+        action = action_from_dict(raw)
+        if isinstance(action, SellShares) and action.entity_type == "corporation":
+            offers = game.deciding_offers(action)
+            assert offers, "an issue is decided by offers"
+            offer = match_offer(offers, action)
+            assert isinstance(offer, ShareOffer) and offer.kind == "issue"
+            greedy = dataclasses.replace(action, share_price=1000)
+            with pytest.raises(IllegalAction, match=r"share_price: .* issue price is \$\d+, "
+                                                    r"not \$1,000 \(RB 5\.19\)"):
+                game.copy().process(greedy)
+            return
+        game.process(action)
+    pytest.fail("no issue in the fixture")
+
+
+def test_an_issue_that_fills_the_pool_past_half_is_refused() -> None:
+    """RB 5.19.2: every share of the issue counts against the pool's 50%, not only the
+    first (1.json: PGE issues 50% at once; one more share is refused)."""
+    path = FIXTURES / "1822CA" / "1.json"
+    imported = load_export(path)
+    game = find_title(imported.title).new_game(import_setup(imported))
+    for raw in imported.actions:
+        action = action_from_dict(raw)
+        if isinstance(action, SellShares) and action.entity_type == "corporation" \
+                and len(action.shares) >= 5:
+            corp = action.entity
+            treasury = [s.id for s in game.shares_of(corp, corp)
+                        if not s.president and s.id not in action.shares]
+            assert treasury, f"{corp} keeps a treasury share to try"
+            more = dataclasses.replace(action, shares=(*action.shares, treasury[0]),
+                                       percent=None, share_price=None)
+            assert game.percent_of("pool", corp) + 10 * len(more.shares) > 50
+            with pytest.raises(IllegalAction, match="the pool would hold more than 50%"):
+                game.copy().process(more)
+            game.copy().process(action)  # the recorded issue itself is fine
+            return
+        game.process(action)
+    pytest.fail("no issue of five shares in the fixture")
