@@ -34,8 +34,10 @@ from desk18xx.engine.actions import (
     TakeLoan,
 )
 from desk18xx.engine.bidding import BidBoxView
+from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, LegalActions
 from desk18xx.engine.market import CellType
+from desk18xx.engine.offers import Offer, ShareOffer, match_offer
 from desk18xx.engine.state import DEPOT, POOL, CorpKind
 
 #: 1867: smallest opening bid for a minor in a stock round (card: "SR Minors").
@@ -286,7 +288,9 @@ def _key(action: Action) -> tuple[object, ...]:
 
 
 def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
-    """Drop share and train choices the engine's move list does not contain.
+    """Drop share and train choices the engine would refuse: by its offers where
+    they decide the action at the engine's door (`desk18xx.engine.offers`), else
+    by the title's move list.
 
     Titles that list no moves (``legal_moves`` returns nothing) keep every
     choice; the engine still refuses an illegal one when it is submitted.
@@ -294,9 +298,65 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
     samples = [_sample(c) for c in choices]
     if not any(a is not None and a.type in _EXACT for a in samples):
         return choices  # nothing to check: do not ask for (possibly costly) moves
+    decided = _by_offers(game, choices, samples)
+    undecided = [c for c, d in zip(choices, decided, strict=True) if d is _UNDECIDED]
+    by_moves = iter(_by_moves(game, undecided) if undecided else [])
+    out: list[Choice] = []
+    for d in decided:
+        kept = next(by_moves) if d is _UNDECIDED else d
+        if isinstance(kept, Choice):
+            out.append(kept)
+    return out
+
+
+_UNDECIDED = object()
+"""A choice no offer decides (`_by_offers`): the title's move list does."""
+
+
+def _decided(game: Game, sample: Action | None) -> tuple[Offer, ...] | None:
+    """The offers that decide ``sample`` at the engine's door, or None where the
+    title leaves it to its steps (then the move list decides)."""
+    if sample is None or sample.type not in game.offered_types():
+        return None
+    return game.deciding_offers(sample)
+
+
+def _by_offers(game: Game, choices: list[Choice], samples: list[Action | None]
+               ) -> list[object]:
+    """For each choice: itself (its spin fitted) when an allowed offer contains it,
+    None when the offers that decide it do not, `_UNDECIDED` when no offer decides it."""
+    out: list[object] = []
+    for c, sample in zip(choices, samples, strict=True):
+        offers = None if sample is None or sample.type not in _EXACT or c.disabled \
+            else _decided(game, sample)
+        if sample is None or offers is None:
+            out.append(_UNDECIDED)
+            continue
+        if isinstance(sample, SellShares) and c.spin is not None:
+            corp = sample.shares[0].rpartition("_")[0]
+            sizes = [len(o.shares) for o in offers
+                     if isinstance(o, ShareOffer) and o.allowed and o.kind == "sell"
+                     and o.corporation == corp and set(o.shares) <= o.fungible]
+            lo, _hi, step, default = c.spin
+            out.append(dataclasses.replace(c, spin=(lo, max(sizes), step,
+                                                    min(default, max(sizes))))
+                       if sizes else None)
+            continue
+        try:
+            match_offer(offers, sample)
+        except IllegalAction:
+            out.append(None)
+            continue
+        out.append(c)
+    return out
+
+
+def _by_moves(game: Game, choices: list[Choice]) -> list[Choice | None]:
+    """:func:`_only_legal` by the title's move list, for what no offer decides: each
+    choice, or None where it is dropped."""
     moves = _legal_moves(game, _EXACT)
     if not moves and not _legal_moves(game):
-        return choices
+        return list(choices)
     sell_max: dict[tuple[object, ...], int] = {}
     keys = set()
     for m in moves:
@@ -304,7 +364,7 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
         if isinstance(m, SellShares):
             k = _key(m)
             sell_max[k] = max(sell_max.get(k, 0), len(m.shares))
-    out: list[Choice] = []
+    out: list[Choice | None] = []
     for c in choices:
         sample = _sample(c)
         if sample is None or sample.type not in _EXACT or c.disabled:
@@ -316,6 +376,7 @@ def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
             continue
         key = _key(sample)
         if key not in keys:
+            out.append(None)
             continue
         if isinstance(sample, SellShares) and c.spin is not None:
             lo, _hi, step, default = c.spin
