@@ -73,27 +73,16 @@ def test_a_300_minor_auction(compat: bool, expected: int) -> None:
     assert game.cash["BO"] == 300
 
 
-# -- the private auction after the price drops: card "opening bid ... raises $5" ---------
-def test_after_the_drop_the_private_is_auctioned_again() -> None:
-    game = _game(False)
+# -- the private auction after the price drops: the card does not say it reopens ---------
+@pytest.mark.parametrize("compat", [False, True])
+def test_after_the_drop_the_private_is_take_it_or_leave_it(compat: bool) -> None:
+    game = _game(compat)
     for p in ("1", "2", "3"):
         game.process(Pass(entity=p))
     assert game.companies["C&SL"].min_bid == 15
     game.process(Bid(entity="1", company="C&SL", price=15))
-    assert game.companies["C&SL"].owner is None
-    game.process(Bid(entity="2", company="C&SL", price=20))
-    game.process(Pass(entity="3"))
-    game.process(Pass(entity="1"))
-    assert game.companies["C&SL"].owner == "2"
-    assert game.cash["2"] == 420 - 20
-
-
-def test_after_the_drop_18xxgames_sells_take_it_or_leave_it() -> None:
-    game = _game(True)
-    for p in ("1", "2", "3"):
-        game.process(Pass(entity=p))
-    game.process(Bid(entity="1", company="C&SL", price=15))
     assert game.companies["C&SL"].owner == "1"
+    assert game.cash["1"] == 420 - 15
 
 
 @pytest.mark.parametrize("compat", [False, True])

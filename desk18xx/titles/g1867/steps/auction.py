@@ -105,10 +105,6 @@ class PrivateAuction(Step):
                     if len(self.declined) == len(self.active):
                         self._enter_dutch(game)
                         self.declined = []
-                        if self.dutch and not _g(game).config.compat_18xxgames:
-                            # card: "at $0 they take it free"
-                            self._add_bid(game, self.active[0], 0)
-                            return
                 self._resolve(game)
             case _:
                 raise IllegalAction(f"{action.type} is not possible in the private auction")
@@ -134,14 +130,13 @@ class PrivateAuction(Step):
             self.order.remove(player)
 
     def _enter_dutch(self, game: Game) -> None:
-        """Nobody opened: the minimum drops $5 (card, Private auction).  18xx.games
-        (``compat_18xxgames``) then sells it take-it-or-leave-it; by the card the
-        opening bid "raises $5" as before (an auction again), and at $0 the first
-        player takes it free."""
+        """Nobody opened: the minimum drops $5 and the private is then offered
+        take-it-or-leave-it, as on 18xx.games, in both modes: the card ("returns to
+        the same player") does not say it is auctioned again, and saves of 0.1.0
+        were played so (docs/rules-notes.md)."""
         assert self.auctioning is not None
-        company = game.companies[self.auctioning]
-        company.discount += 5
-        self.dutch = _g(game).config.compat_18xxgames or company.min_bid == 0
+        game.companies[self.auctioning].discount += 5
+        self.dutch = True
 
     def _resolve(self, game: Game) -> None:
         if self.auctioning is None:
