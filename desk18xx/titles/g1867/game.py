@@ -65,6 +65,10 @@ class G1867(Game):
             self.transfer(BANK, p.id, R.STARTING_CASH[n])
         self.cert_limit = R.CERT_LIMIT[n]
         self.bank_broken = False
+        self.token_graph: dict[str, bool] = {}
+        """``compat_18xxgames`` only: 18xx.games' cached ``Graph#can_token?`` answers,
+        per company, as its token step found them; cleared by a tile lay or a token
+        placement only, not when a nationalisation takes tokens off the board."""
         self.loans_left = R.LOAN_COUNT
         self.loans_cancelled = 0
         self.interest: dict[str, int] = {}
@@ -331,6 +335,7 @@ class G1867(Game):
             index = free[0]
         slots[index] = cid
         token.hex, token.city = hex_id, city
+        self.token_graph.clear()  # 18xx ``Tokener#place_token`` clears the graph
 
     def resync_tokens(self, hex_id: str) -> None:
         """After an upgrade, point every token on ``hex_id`` at the city it moved to."""

@@ -116,6 +116,7 @@ def close_corporation(game: G1867, cid: str, force: bool = True) -> None:
 def reset_corporation(game: G1867, cid: str) -> None:
     """A nationalised major becomes an unstarted major again (card: "may restart")."""
     corp = game.corps[cid]
+    game.token_graph.pop(cid, None)  # 18xx: a new corporation object, no cached graph
     for tid in corp.trains:
         game.trains[tid].buyable = False
         game.trains[tid].owner = "closed"

@@ -14,6 +14,7 @@ from desk18xx.titles.g1867.steps.stock import g
 
 if TYPE_CHECKING:
     from desk18xx.engine.game import Game
+    from desk18xx.titles.g1867.game import G1867
 
 
 class Track(Step):
@@ -212,6 +213,7 @@ class Track(Step):
         if cost:
             game.transfer(action.entity, BANK, cost)
         board.lay(hex_id, tile, action.tile, action.rotation)
+        gm.token_graph.clear()  # 18xx ``Tracker#lay_tile`` clears the graph
         gm.resync_tokens(hex_id)
         if upgrade:
             self.upgraded = True
@@ -370,9 +372,22 @@ class TokenStep(Step):
         token = gm.corps[entity].next_token()
         if token is None or game.cash[entity] < token.price:
             return ()
-        if not self.can_token(game, entity):
+        if not self._can_token_now(gm, entity):
             return ()
         return (PlaceToken, Pass)
+
+    def _can_token_now(self, gm: G1867, entity: str) -> bool:
+        """Whether the step is open.  Under ``compat_18xxgames`` 18xx.games' cached
+        answer (`G1867.token_graph`): it keeps what its token step found until a
+        tile is laid or a token placed, even after a nationalisation freed or
+        blocked cities, and a recorded game follows it (its next company's token
+        step skipped).  By the rules, the board as it is."""
+        if not gm.config.compat_18xxgames:
+            return self.can_token(gm, entity)
+        known = gm.token_graph.get(entity)
+        if known is None:
+            known = gm.token_graph[entity] = self.can_token(gm, entity)
+        return known
 
     def process(self, game: Game, action: Action) -> None:
         match action:
