@@ -21,6 +21,7 @@ import os
 import random
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -374,6 +375,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"commit {commit}, desk18xx from {Path(desk18xx.__file__).parent}", flush=True)
     report = args.out / "report.jsonl"
     rows: list[dict[str, Any]] = []
+    # a `kill` must stop the Ruby process too (the `finally` below)
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
     try:
         for spec, seed, players, bias in plan(specs, args.games, args.seed, biases):
             title, options, _lo, _hi = SPECS[spec]
