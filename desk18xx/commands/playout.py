@@ -1,9 +1,11 @@
 """``desk18xx playout``: random legal games to the end, checking invariants after every action.
 
-Generic over titles: a title's game offers ``legal_moves(rng)`` and
-``title_violations()``.  Exits non-zero on an exception, an illegal generated
-move, a broken invariant or a game that does not finish, printing the seed and
-the action index.
+Generic over titles: moves are drawn from the title's offers
+(`desk18xx.engine.offers`) where they decide an action type and name a
+concrete move, and from the title's ``legal_moves(rng)`` for the rest;
+``title_violations()`` is checked after every action.  Exits non-zero on an
+exception, an illegal generated move, a broken invariant or a game that does not
+finish, printing the seed and the action index.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from desk18xx.engine.actions import Pass
+from desk18xx.engine.actions import Action, Pass
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.invariants import violations
+from desk18xx.engine.offers import BidOffer, Offer, TrainOffer
 
 DEFAULT_CAP = 4000
 LONG_CAP = 100_000
@@ -48,6 +51,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"allow up to {LONG_CAP} actions per game (default {DEFAULT_CAP})")
 
 
+def _concrete(offer: Offer) -> bool:
+    """An offer whose moves are all of it (not a range a random game should sample:
+    bids, and prices between companies, stay with the title's sampled moves)."""
+    return not isinstance(offer, BidOffer) and not (
+        isinstance(offer, TrainOffer) and offer.price is None)
+
+
+def draw_moves(game: Game, rng: random.Random) -> list[Action]:
+    """The moves a random game picks from now: for each action type the offers
+    decide (`Game.deciding_offers`), the moves of the allowed concrete offers of
+    the entity the title's move list names, beside the title's moves of
+    sampled ranges; the title's moves of the other types as they are."""
+    moves = game.legal_moves(rng)
+    covered = game.offered_types()
+    if not moves or not covered:
+        return moves
+    decided: set[str] = set()
+    actors: dict[str, str] = {}
+    for m in moves:
+        if m.type in covered and m.type not in decided \
+                and game.deciding_offers(m) is not None:
+            decided.add(m.type)
+            actors.setdefault(m.entity, m.entity_type)
+    if not decided:
+        return moves
+    out = [m for m in moves if m.type not in decided]
+    ranged: set[tuple[str, str]] = set()
+    for entity, kind in actors.items():
+        for offer in game.offers(entity, decided):
+            if _concrete(offer):
+                out.extend(offer.moves(entity, kind))
+            elif offer.allowed:
+                ranged.add((entity, offer.types[0]))
+    out.extend(m for m in moves if m.type in decided and (m.entity, m.type) in ranged)
+    return out or moves
+
+
 def play_one(title_id: str, seed: int, players: int | None, options: tuple[str, ...],
              cap: int = DEFAULT_CAP, pass_weight: float = 0.25) -> PlayoutResult:
     """Play one random game; never raises."""
@@ -63,7 +103,7 @@ def play_one(title_id: str, seed: int, players: int | None, options: tuple[str, 
         game: Game = title.new_game(setup)
         money = game.total_money()
         while not game.finished and index < cap:
-            moves = game.legal_moves(rng)
+            moves = draw_moves(game, rng)
             if not moves:
                 la = game.legal_actions()
                 return PlayoutResult(seed, n, index, False, None,
