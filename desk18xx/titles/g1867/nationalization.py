@@ -117,9 +117,16 @@ def reset_corporation(game: G1867, cid: str) -> None:
     """A nationalised major becomes an unstarted major again (card: "may restart")."""
     corp = game.corps[cid]
     game.token_graph.pop(cid, None)  # 18xx: a new corporation object, no cached graph
+    ghost = nationalised_holder(cid)
     for tid in corp.trains:
-        game.trains[tid].buyable = False
-        game.trains[tid].owner = "closed"
+        if game.config.compat_18xxgames:
+            # 18xx.games: the old corporation object keeps them, and other companies
+            # may buy them from it ($1 or more; the money leaves play with it)
+            game.trains[tid].owner = ghost
+            game.cash.setdefault(ghost, 0)
+        else:  # card: "Its money goes to the bank and the rest to the CN"
+            game.trains[tid].buyable = False
+            game.trains[tid].owner = "closed"
     for comp in corp.companies:
         game.companies[comp].closed = True
         game.companies[comp].owner = None
@@ -173,3 +180,14 @@ def place_639_token(game: G1867, hex_id: str) -> None:
         slots.append(None)
     slots[slots.index(None)] = NATIONAL
     token.hex, token.city = hex_id, 0
+
+
+def nationalised_holder(cid: str) -> str:
+    """Who holds a nationalised major's trains under ``compat_18xxgames``
+    (18xx.games' replaced corporation object): ``"<major>~"``."""
+    return f"{cid}~"
+
+
+def is_nationalised_holder(owner: object) -> bool:
+    """`nationalised_holder`'s form."""
+    return isinstance(owner, str) and owner.endswith("~")

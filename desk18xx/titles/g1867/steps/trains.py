@@ -9,6 +9,7 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import DEPOT, POOL, CorpKind
 from desk18xx.titles.g1867 import rules as R
+from desk18xx.titles.g1867.nationalization import is_nationalised_holder
 from desk18xx.titles.g1867.steps.stock import g
 
 if TYPE_CHECKING:
@@ -30,6 +31,9 @@ class BuyTrainStep(Step):
             if cid == entity or corp.closed or corp.kind is CorpKind.NATIONAL:
                 continue
             out.extend(corp.trains)
+        # compat_18xxgames: a nationalised major's trains (`reset_corporation`)
+        out.extend(t.id for t in game.trains.values()
+                   if is_nationalised_holder(t.owner) and t.buyable and not t.rusted)
         return out
 
     def must_buy(self, game: Game, entity: str) -> bool:
@@ -51,8 +55,7 @@ class BuyTrainStep(Step):
         """Some train is buyable."""
         gm = g(game)
         prices = [t.price for t in game.depot_trains()]
-        if any(corp.trains and cid != entity and not corp.closed
-               and corp.kind is not CorpKind.NATIONAL for cid, corp in game.corps.items()):
+        if self.other_trains(game, entity):
             prices.append(1)  # some other company has a train (other_trains is not empty)
         can = self.room(game, entity) and bool(prices) and self.power(game, entity) >= min(
             prices)
