@@ -67,9 +67,11 @@ def target_step(gm: G1822CA, entity: str, cls: type[Action]) -> Step | None:
     return None
 
 
-def deciding_offers(gm: G1822CA, entity: str, action_type: str) -> tuple[Offer, ...] | None:
-    """The offers that decide an action of ``action_type`` by ``entity``; None when
-    the step that would take it is not covered yet (its own checks decide)."""
+def deciding_offers(gm: G1822CA, entity: str, action_type: str,
+                    focus: str | None = None) -> tuple[Offer, ...] | None:
+    """The offers that decide an action of ``action_type`` by ``entity`` (only those
+    about ``focus``, a corporation, company or train id, when given); None when the
+    step that would take it is not covered yet (its own checks decide)."""
     cls = _CLASSES.get(action_type)
     if cls is None:
         return None
@@ -79,7 +81,29 @@ def deciding_offers(gm: G1822CA, entity: str, action_type: str) -> tuple[Offer, 
     build = _BUILDERS.get((type(step), action_type))
     if build is None:
         return None
-    return tuple(build(gm, step, entity))
+    return tuple(build(gm, step, entity, focus))
+
+
+def focus_of(gm: G1822CA, action: Action) -> str | None:
+    """What ``action`` is about, so the door builds only the offers about it: the
+    corporation of its first certificate, the company or corporation bid on or
+    started, the train bought."""
+    match action:
+        case BuyShares() | SellShares():
+            share = gm.shares.get(action.shares[0]) if action.shares else None
+            return None if share is None else share.corp
+        case Par():
+            return action.corporation or None
+        case Bid():
+            return action.company or action.corporation or None
+        case BuyTrain():
+            return action.train or None
+    return None
+
+
+def action_offers(gm: G1822CA, action: Action) -> tuple[Offer, ...] | None:
+    """`deciding_offers` for ``action``, about what it names only."""
+    return deciding_offers(gm, action.entity, action.type, focus_of(gm, action))
 
 
 def offers(gm: G1822CA, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
@@ -97,7 +121,7 @@ def _by_number(shares: Iterable[Share]) -> list[Share]:
     return sorted(shares, key=lambda s: int(s.id.rsplit("_", 1)[1]))
 
 
-def _sr_buys(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+def _sr_buys(gm: G1822CA, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """One certificate from the treasury or the pool (RB 4.3)."""
     assert isinstance(step, BuySellParShares)
     if player != step._player():
@@ -107,7 +131,7 @@ def _sr_buys(gm: G1822CA, step: Step, player: str) -> list[Offer]:
     bids = len(gm.boxes.player_bids(player, committed_only=True))
     free = step.available(gm)
     for corp, c in gm.corps.items():
-        if not gm.is_major(corp) or not c.ipoed:
+        if not gm.is_major(corp) or not c.ipoed or focus not in (None, corp):
             continue
         price = gm.price(corp)
         for holder in (corp, POOL):
@@ -172,11 +196,11 @@ def _sale_problem(gm: G1822CA, player: str, corp: str, pct: int, pres: bool) -> 
 
 
 def _sales(gm: G1822CA, player: str, why_company: Callable[[str], str | None],
-           rule: str) -> list[Offer]:
+           rule: str, focus: str | None = None) -> list[Offer]:
     out: list[Offer] = []
     corps = sorted({s.corp for s in gm.shares.values() if s.owner == player})
     for corp in corps:
-        if not gm.is_major(corp):
+        if not gm.is_major(corp) or focus not in (None, corp):
             continue
         price = gm.price(corp)
         general = why_company(corp)
@@ -189,7 +213,7 @@ def _sales(gm: G1822CA, player: str, why_company: Callable[[str], str | None],
     return out
 
 
-def _sr_sells(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+def _sr_sells(gm: G1822CA, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     assert isinstance(step, BuySellParShares)
     if player != step._player():
         return []
@@ -199,10 +223,10 @@ def _sr_sells(gm: G1822CA, step: Step, player: str) -> list[Offer]:
             return "all shares of a company go in one sale (RB 4.4.3)"
         return None
 
-    return _sales(gm, player, why, "RB 4.4")
+    return _sales(gm, player, why, "RB 4.4", focus)
 
 
-def _emergency_sells(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+def _emergency_sells(gm: G1822CA, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """The director raises money for a forced train purchase (RB 5.15.5)."""
     assert isinstance(step, BuyTrainStep)
     corp = step.corp()
@@ -216,7 +240,7 @@ def _emergency_sells(gm: G1822CA, step: Step, player: str) -> list[Offer]:
             return f"{corp} has not completed an operating turn"
         return None
 
-    out = _sales(gm, player, why, "RB 5.15")
+    out = _sales(gm, player, why, "RB 5.15", focus)
     keep: list[Offer] = []
     for offer in out:
         assert isinstance(offer, ShareOffer)
@@ -229,7 +253,7 @@ def _emergency_sells(gm: G1822CA, step: Step, player: str) -> list[Offer]:
     return keep
 
 
-def _issues(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
+def _issues(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
     """Issue k treasury shares at the price after k steps left (RB 5.19.2)."""
     assert isinstance(step, IssueShares)
     if not step.is_current(corp):
@@ -254,7 +278,7 @@ def _issues(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
     return out
 
 
-def _redeems(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
+def _redeems(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
     """Buy k shares back from the pool at the market price (RB 5.19.4)."""
     assert isinstance(step, IssueShares)
     if not step.is_current(corp):
@@ -275,7 +299,7 @@ def _redeems(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
 
 
 # -- starting a major, bids --------------------------------------------------------------
-def _pars(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+def _pars(gm: G1822CA, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """Convert a concession (phases 2-4) or, from phase 5, start any major (RB 4.7)."""
     assert isinstance(step, BuySellParShares)
     if player != step._player():
@@ -283,7 +307,7 @@ def _pars(gm: G1822CA, step: Step, player: str) -> list[Offer]:
     out: list[Offer] = []
     bids = len(gm.boxes.player_bids(player, committed_only=True))
     for corp, c in gm.corps.items():
-        if not gm.is_major(corp) or c.ipoed:
+        if not gm.is_major(corp) or c.ipoed or focus not in (None, corp):
             continue
         concession = gm.concession_of(corp)
         why: str | None = None
@@ -302,7 +326,7 @@ def _pars(gm: G1822CA, step: Step, player: str) -> list[Offer]:
     return out
 
 
-def _bids(gm: G1822CA, step: Step, player: str) -> list[Offer]:
+def _bids(gm: G1822CA, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """A bid on a company in a bid box (RB 4.2.5-4.2.9)."""
     assert isinstance(step, BuySellParShares)
     if player != step._player():
@@ -310,6 +334,8 @@ def _bids(gm: G1822CA, step: Step, player: str) -> list[Offer]:
     free = gm.cash[player] - gm.boxes.committed_cash(player)
     out: list[Offer] = []
     for company in gm.boxes.offered():
+        if focus not in (None, company):
+            continue
         out.append(BidOffer(company=company, minimum=gm.boxes.min_bid(company),
                             maximum=free, step=5,
                             step_from=0 if company.startswith("P") else 100,
@@ -318,7 +344,7 @@ def _bids(gm: G1822CA, step: Step, player: str) -> list[Offer]:
 
 
 # -- trains ------------------------------------------------------------------------------
-def _trains(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
+def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
     """New trains (either side of a double card), the pool's, other companies'
     from phase 3, and an L flipped to a 2 (RB 5.10)."""
     assert isinstance(step, BuyTrainStep)
@@ -347,6 +373,8 @@ def _trains(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
 
     out: list[Offer] = []
     for t in depot_offer(gm):
+        if focus not in (None, t.id):
+            continue
         if t.owner == DEPOT:
             for side, (_d, price, _r, _m) in gm.train_variants[gm.train_base[t.id]].items():
                 why = full
@@ -363,6 +391,8 @@ def _trains(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
     between = None if gm.has_status("can_buy_trains") else \
         "trains change hands between companies from phase 3"
     for t in other_trains(gm, corp):
+        if focus not in (None, t.id):
+            continue
         out.append(TrainOffer(train=t.id, name=t.name, seller=t.owner, min_price=1,
                               max_price=cash, why_not=between or full or (
                                   "not enough cash" if cash < 1 else None),
@@ -376,7 +406,7 @@ def _trains(gm: G1822CA, step: Step, corp: str) -> list[Offer]:
     return out
 
 
-def _first_l(gm: G1822CA, step: Step, minor: str) -> list[Offer]:
+def _first_l(gm: G1822CA, step: Step, minor: str, focus: str | None = None) -> list[Offer]:
     """A minor's first turn: the next L-train (RB 5.5.3), named as 18xx.games names it."""
     assert isinstance(step, FirstTurnHousekeeping)
     if not step.is_current(minor):
@@ -392,7 +422,7 @@ def _first_l(gm: G1822CA, step: Step, minor: str) -> list[Offer]:
     return out
 
 
-_Builder = Callable[["G1822CA", "Step", str], list[Offer]]
+_Builder = Callable[["G1822CA", "Step", str, "str | None"], list[Offer]]
 
 _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (BuySellParShares, BuyShares.type): _sr_buys,

@@ -59,9 +59,11 @@ def target_step(gm: G1867, entity: str, cls: type[Action]) -> Step | None:
     return None
 
 
-def deciding_offers(gm: G1867, entity: str, action_type: str) -> tuple[Offer, ...] | None:
-    """The offers that decide an action of ``action_type`` by ``entity``; None when
-    the step that would take it is not covered yet (its own checks decide)."""
+def deciding_offers(gm: G1867, entity: str, action_type: str,
+                    focus: str | None = None) -> tuple[Offer, ...] | None:
+    """The offers that decide an action of ``action_type`` by ``entity`` (only those
+    about ``focus``, a corporation, company or train id, when given); None when the
+    step that would take it is not covered yet (its own checks decide)."""
     cls = _CLASSES.get(action_type)
     if cls is None:
         return None
@@ -71,7 +73,29 @@ def deciding_offers(gm: G1867, entity: str, action_type: str) -> tuple[Offer, ..
     build = _BUILDERS.get((type(step), action_type))
     if build is None:
         return None
-    return tuple(build(gm, step, entity))
+    return tuple(build(gm, step, entity, focus))
+
+
+def focus_of(gm: G1867, action: Action) -> str | None:
+    """What ``action`` is about, so the door builds only the offers about it: the
+    corporation of its first certificate, the company or corporation bid on or
+    started, the train bought."""
+    match action:
+        case BuyShares() | SellShares():
+            share = gm.shares.get(action.shares[0]) if action.shares else None
+            return None if share is None else share.corp
+        case Par():
+            return action.corporation or None
+        case Bid():
+            return action.company or action.corporation or None
+        case BuyTrain():
+            return action.train or None
+    return None
+
+
+def action_offers(gm: G1867, action: Action) -> tuple[Offer, ...] | None:
+    """`deciding_offers` for ``action``, about what it names only."""
+    return deciding_offers(gm, action.entity, action.type, focus_of(gm, action))
 
 
 def offers(gm: G1867, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
@@ -89,7 +113,7 @@ def _by_number(shares: Iterable[Share]) -> list[Share]:
 
 
 # -- stock round -------------------------------------------------------------------------
-def _sr_buys(gm: G1867, step: Step, player: str) -> list[Offer]:
+def _sr_buys(gm: G1867, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """One share of a major from its treasury or the pool."""
     assert isinstance(step, BuySellParShares)
     if player != step.current_entity(gm) or step.auctioning is not None:
@@ -97,7 +121,8 @@ def _sr_buys(gm: G1867, step: Step, player: str) -> list[Offer]:
     out: list[Offer] = []
     bought = step.bought()
     for cid, corp in gm.corps.items():
-        if corp.kind is not CorpKind.MAJOR or not corp.ipoed or corp.closed:
+        if corp.kind is not CorpKind.MAJOR or not corp.ipoed or corp.closed \
+                or focus not in (None, cid):
             continue
         price = gm.price(cid)
         for holder in (cid, POOL):
@@ -124,7 +149,7 @@ def _sr_buys(gm: G1867, step: Step, player: str) -> list[Offer]:
     return out
 
 
-def _sr_sells(gm: G1867, step: Step, player: str) -> list[Offer]:
+def _sr_sells(gm: G1867, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """Bundles of one major: ordinary certificates, or the president's certificate
     with them, in part when another player takes the presidency (18xx partial
     bundles)."""
@@ -134,7 +159,7 @@ def _sr_sells(gm: G1867, step: Step, player: str) -> list[Offer]:
     out: list[Offer] = []
     for cid in sorted({s.corp for s in gm.shares.values() if s.owner == player}):
         corp = gm.corps[cid]
-        if corp.kind is not CorpKind.MAJOR:
+        if corp.kind is not CorpKind.MAJOR or focus not in (None, cid):
             continue
         price = gm.price(cid)
         held = gm.shares_in_arrival_order(player, cid)
@@ -175,7 +200,7 @@ def _sale_reason(gm: G1867, step: BuySellParShares, player: str, cid: str, pct: 
     return f"no other player can take {cid}'s presidency"
 
 
-def _pars(gm: G1867, step: Step, player: str) -> list[Offer]:
+def _pars(gm: G1867, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """Start a major at a major start price, paying for two shares (card: SR Majors)."""
     assert isinstance(step, BuySellParShares)
     if player != step.current_entity(gm) or step.auctioning is not None:
@@ -188,7 +213,7 @@ def _pars(gm: G1867, step: Step, player: str) -> list[Offer]:
                       for c in cells)
     out: list[Offer] = []
     for cid in gm.available:
-        if not gm.is_major(cid) or gm.corps[cid].ipoed:
+        if not gm.is_major(cid) or gm.corps[cid].ipoed or focus not in (None, cid):
             continue
         why = None if gm.home_token_locations(cid) else "no home token location is available"
         out.append(ParOffer(corporation=cid, cells=par_cells, why_not=why,
@@ -196,7 +221,7 @@ def _pars(gm: G1867, step: Step, player: str) -> list[Offer]:
     return out
 
 
-def _sr_bids(gm: G1867, step: Step, player: str) -> list[Offer]:
+def _sr_bids(gm: G1867, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """Start a minor's auction, or raise the bid on the minor being auctioned."""
     assert isinstance(step, BuySellParShares)
     if player != step.current_entity(gm):
@@ -208,7 +233,7 @@ def _sr_bids(gm: G1867, step: Step, player: str) -> list[Offer]:
                          step=INCREMENT, target="corporation", rule="the card, SR Minors")]
     out: list[Offer] = []
     for cid in gm.available:
-        if not gm.is_minor(cid) or gm.corps[cid].ipoed:
+        if not gm.is_minor(cid) or gm.corps[cid].ipoed or focus not in (None, cid):
             continue
         why = None if gm.home_token_locations(cid) else "no city is free for a minor's home token"
         out.append(BidOffer(company=cid, minimum=R.MIN_MINOR_BID, maximum=cash,
@@ -217,7 +242,7 @@ def _sr_bids(gm: G1867, step: Step, player: str) -> list[Offer]:
     return out
 
 
-def _private_bids(gm: G1867, step: Step, player: str) -> list[Offer]:
+def _private_bids(gm: G1867, step: Step, player: str, focus: str | None = None) -> list[Offer]:
     """The private being auctioned (card: "Private auction")."""
     assert isinstance(step, PrivateAuction)
     if player != step.current_entity(gm) or step.auctioning is None:
@@ -227,7 +252,7 @@ def _private_bids(gm: G1867, step: Step, player: str) -> list[Offer]:
 
 
 # -- operating round ---------------------------------------------------------------------
-def _redeems(gm: G1867, step: Step, corp: str) -> list[Offer]:
+def _redeems(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
     """Buy k pool shares back at the current price (card: OR Redeem)."""
     assert isinstance(step, RedeemShares)
     if corp != step.current_entity(gm) or not gm.is_major(corp):
@@ -247,7 +272,7 @@ def _redeems(gm: G1867, step: Step, corp: str) -> list[Offer]:
     return out
 
 
-def _trains(gm: G1867, step: Step, corp: str) -> list[Offer]:
+def _trains(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
     """The bank's trains at their price, other companies' for $1 up to the cash,
     and in phase 8 the trade-ins (card: OR Buy trains)."""
     assert isinstance(step, BuyTrainStep)
@@ -260,6 +285,8 @@ def _trains(gm: G1867, step: Step, corp: str) -> list[Offer]:
     power = step.power(gm, corp)
     out: list[Offer] = []
     for t in gm.depot_trains():
+        if focus not in (None, t.id):
+            continue
         why = full
         if why is None and t.price > cash and not forced:
             why = f"{corp} cannot take a loan for this train"
@@ -278,6 +305,8 @@ def _trains(gm: G1867, step: Step, corp: str) -> list[Offer]:
                             else f"{corp} cannot pay ${net} for this trade-in"),
                         rule=rule))
     for tid in step.other_trains(gm, corp):
+        if focus not in (None, tid):
+            continue
         t = gm.trains[tid]
         out.append(TrainOffer(train=tid, name=t.name, seller=t.owner, min_price=1,
                               max_price=cash,
@@ -286,7 +315,7 @@ def _trains(gm: G1867, step: Step, corp: str) -> list[Offer]:
     return out
 
 
-_Builder = Callable[["G1867", "Step", str], list[Offer]]
+_Builder = Callable[["G1867", "Step", str, "str | None"], list[Offer]]
 
 _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (BuySellParShares, BuyShares.type): _sr_buys,
