@@ -631,9 +631,9 @@ class G1822CA(Game):
 
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` at the door (`.offers`)."""
-        from desk18xx.titles.g1822ca.offers import deciding_offers
+        from desk18xx.titles.g1822ca.offers import action_offers
 
-        return deciding_offers(self, action.entity, action.type)
+        return action_offers(self, action)
 
     def offered_types(self) -> frozenset[str]:
         """Share actions, starts, bids and train purchases (`.offers.COVERED`)."""
