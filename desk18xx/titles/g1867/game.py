@@ -616,9 +616,9 @@ class G1867(Game):
 
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` at the door (`.offers`)."""
-        from desk18xx.titles.g1867.offers import deciding_offers
+        from desk18xx.titles.g1867.offers import action_offers
 
-        return deciding_offers(self, action.entity, action.type)
+        return action_offers(self, action)
 
     def offered_types(self) -> frozenset[str]:
         """Share actions, starts, bids and train purchases (`.offers.COVERED`)."""
