@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         opened = open_save(args.file)
-        study_of(opened.saved, args.file)
+        study_of(opened.saved, args.file, check_line=True)
         text = export_text(opened.saved.header, opened.saved.actions, opened.game)
         write_atomic(Path(args.out), text.encode("utf-8"), keep_backup=True)
     except (SaveFormatError, OSError, KeyError) as error:

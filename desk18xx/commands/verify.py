@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:
         opened = open_save(args.file)
-        study_of(opened.saved, args.file)
+        study_of(opened.saved, args.file, check_line=True)
     except SaveFormatError as error:
         print(f"desk18xx verify: REFUSED {error}", file=sys.stderr)
         return 1
@@ -62,7 +62,7 @@ def replay_save(args: argparse.Namespace) -> int:
 
     try:  # what the app opens: a save our rules stop at opens up to that action
         opened = open_save(args.file, partial=True)
-        study_of(opened.saved, args.file)
+        study_of(opened.saved, args.file, check_line=True)
     except SaveFormatError as error:
         print(f"desk18xx replay: {error}", file=sys.stderr)
         return 1

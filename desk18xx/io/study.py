@@ -138,27 +138,33 @@ def export_line(path: str | Path, header: SaveHeader, tree: VariationTree, node:
 
 
 def load_study(path: str | Path, *,
-               replay_digest: Callable[[SavedGame], str] | None = None) -> LoadedStudy:
+               replay_digest: Callable[[SavedGame], str] | None = None,
+               check_line: bool = False) -> LoadedStudy:
     """Read a study file, or a plain game as a one-line study.
 
     A plain game's log keeps its undo and redo entries; what they took back
     becomes variations (see `desk18xx.engine.variations.tree_from_log`).
+    `check_line`: see `study_of`.
 
     Raises:
         SaveFormatError: as `load_save`, or a bad ``study`` section (the
             place is ``study.nodes[i]…``; hash failures are `TamperedSaveError`),
             or a main line that differs from ``actions``.
     """
-    return study_of(load_save(path, replay_digest=replay_digest), str(path))
+    return study_of(load_save(path, replay_digest=replay_digest), str(path),
+                    check_line=check_line)
 
 
-def study_of(saved: SavedGame, source: str) -> LoadedStudy:
+def study_of(saved: SavedGame, source: str, *, check_line: bool = False) -> LoadedStudy:
     """The variation tree of a loaded save, checked (`load_study` without reading
     the file again; ``desk18xx verify`` checks a save's study section with it, as
     the app does when it opens the file).
 
     Args:
         source: the file, for messages.
+        check_line: also replay the line the window shows first when it is not
+            the main line (``study.current`` on a variation), so that a file never
+            opens cut short at an action our rules refuse (the app and ``verify``).
 
     Raises:
         SaveFormatError: as `load_study`.
@@ -185,7 +191,26 @@ def study_of(saved: SavedGame, source: str) -> LoadedStudy:
     if not same:
         raise SaveFormatError(source, "study.nodes",
                               f"the tree's {what} is not the game in 'actions'")
+    if check_line and line == LINE_MAIN and not tree.current.is_main_line:
+        _check_current_line(saved, tree, source)
     return LoadedStudy(saved, tree)
+
+
+def _check_current_line(saved: SavedGame, tree: VariationTree, source: str) -> None:
+    """The line the window shows first (``study.current``, off the main line) must
+    replay whole: a file never opens cut short at an action our rules refuse."""
+    from desk18xx.io.replaying import ENGINE_ERRORS, replay_log
+
+    try:
+        failure = replay_log(saved.header, tree.actions(tree.current)).failure
+    except ENGINE_ERRORS:  # no game to replay at all: the main line's replay says why
+        return
+    if failure is not None:
+        path = tree.path(tree.current)
+        node = path[failure.index].id if failure.index < len(path) else "?"
+        raise SaveFormatError(source, "study.current",
+                              f"the line of node {tree.current.id} stops at node {node}: "
+                              f"{failure.describe()}")
 
 
 def _tree(saved: SavedGame, source: str) -> VariationTree:

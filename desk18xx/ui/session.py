@@ -331,7 +331,8 @@ class GameSession(QObject):
             self.source = None
             self.new_game(game_setup(opened.saved.header), raw[:failure.index])
             return
-        tree = load_study(path).tree if opened.saved.study is not None else None
+        tree = load_study(path, check_line=True).tree if opened.saved.study is not None \
+            else None
         self.source = str(path)
         self.new_game(game_setup(opened.saved.header), raw, tree)
 

@@ -426,6 +426,12 @@ def study_cases(folder: Path, base: Base) -> list[Case]:
     }
     for name, change in edits.items():
         write(f"study-{name}.d18xx", _edit(base.study_text, change))
+    tree = tree_from_log(base.actions)
+    tree.go_to(tree.main_line()[5])
+    tree.play({"type": "bid", "entity": 9, "entity_type": "player", "price": -5,
+               "company": "NOPE", "id": 500})  # hashed correctly, but never legal
+    write("study-illegal-current.d18xx", dump_save(base.header, base.actions, base.digest,
+                                                   study=study_section(base.header, tree)))
     return cases
 
 
