@@ -198,3 +198,40 @@ def test_an_issue_that_fills_the_pool_past_half_is_refused() -> None:
             return
         game.process(action)
     pytest.fail("no issue of five shares in the fixture")
+
+
+def _random_1822ca_at_a_redemption() -> tuple[Game, str, list[str]]:
+    """A random 1822CA game (seed 1) at the first turn a major may redeem two or more
+    pool shares (found by playing the title's own moves)."""
+    from desk18xx.titles.g1822ca.steps.operating import IssueShares
+
+    title = find_title("1822CA")
+    rng = random.Random(1)
+    game = title.new_game(GameSetup(title.id, tuple((str(i + 1), f"P{i + 1}")
+                                                    for i in range(4)), 1, ()))
+    for _ in range(3000):
+        step = game.round.active_step(game) if game.round is not None else None
+        if isinstance(step, IssueShares):
+            corp = step.corp()
+            pool = [s.id for s in game.shares_of("pool", corp) if not s.president]
+            if len(pool) >= 2 and BuyShares in step.legal(game, corp):
+                return game, corp, pool
+        game.process(rng.choice(game.legal_moves(rng)))
+    pytest.fail("no redemption in the random game")
+
+
+def test_a_redemption_pays_the_market_price_not_its_own() -> None:
+    """RB 5.19.4: shares are redeemed at the current price; a redemption naming $1 a
+    share is refused (it bought shares back for $1 each before the door)."""
+    game, corp, pool = _random_1822ca_at_a_redemption()
+    price = game.market.price(corp)
+    cheap = BuyShares(entity=corp, entity_type="corporation", shares=tuple(pool[:2]),
+                      percent=20, share_price=1)
+    with pytest.raises(IllegalAction, match=rf"^share_price: {corp}'s redemption price is "
+                                            rf"\${price}, not \$1 \(RB 5\.19\)$"):
+        game.copy().process(cheap)
+    fair = dataclasses.replace(cheap, share_price=price)
+    if game.cash[corp] >= 2 * price:
+        after = game.copy()
+        after.process(fair)  # at the market price it is accepted
+        assert all(after.shares[s].owner == corp for s in pool[:2])
