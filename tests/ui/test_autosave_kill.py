@@ -100,8 +100,9 @@ def _one_kill(folder: Path, seed: int, after: float) -> tuple[int, int, float]:
         child.wait(10)
     reader.join(10)
     errors.close()
-    played = {int(n): float(t) for n, t in (line.split() for line in lines
-                                           if line[0].isdigit())}
+    played = {int(n): float(t) for n, t in (line.split() for line in lines  # whole lines only:
+                                           if line[0].isdigit() and line.endswith("\n")
+                                           and len(line.split()) == 2)}  # a kill cuts one
     assert "END\n" not in lines, "the game ended before the kill: play a longer title"
     saves = list((folder / "autosave").glob("*.yaml"))
     assert len(saves) == 1, saves
