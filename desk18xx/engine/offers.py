@@ -327,6 +327,11 @@ class TokenOffer(Offer):
             return action.city == self.city
         return isinstance(action, HexToken) and action.hex == self.hex
 
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return (PlaceToken(entity=entity, entity_type=entity_type, city=self.city),)
+
     def mismatch(self, action: Action) -> str | None:
         cost = getattr(action, "cost", None)
         if cost is not None and cost != self.cost:

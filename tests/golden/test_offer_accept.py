@@ -25,6 +25,7 @@ from desk18xx.engine.actions import (
     BuyShares,
     BuyTrain,
     Par,
+    PlaceToken,
     SellShares,
     action_from_dict,
 )
@@ -35,6 +36,7 @@ from desk18xx.engine.offers import (
     Offer,
     ParOffer,
     ShareOffer,
+    TokenOffer,
     TrainOffer,
     match_offer,
 )
@@ -65,6 +67,9 @@ def _outside(offer: Offer, move: Action) -> Action | None:
     if isinstance(offer, TrainOffer) and offer.price is not None:
         assert isinstance(move, BuyTrain)
         return dataclasses.replace(move, price=offer.price + 1)
+    if isinstance(offer, TokenOffer):
+        assert isinstance(move, PlaceToken)
+        return dataclasses.replace(move, cost=offer.cost + 1)
     if isinstance(offer, ParOffer):
         assert isinstance(move, Par)
         return dataclasses.replace(move, share_price=move.share_price + "0")

@@ -15,18 +15,32 @@ import dataclasses
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING
 
-from desk18xx.engine.actions import Action, Bid, BuyShares, BuyTrain, Par, SellShares
+from desk18xx.engine.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Par,
+    PlaceToken,
+    SellShares,
+)
+from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.offers import (
     BidOffer,
     Offer,
     ParCell,
     ParOffer,
     ShareOffer,
+    TokenOffer,
     TrainOffer,
 )
 from desk18xx.engine.state import DEPOT, POOL, Share
 from desk18xx.titles.g1822ca import rules as R
-from desk18xx.titles.g1822ca.steps.operating import FirstTurnHousekeeping, IssueShares
+from desk18xx.titles.g1822ca.steps.operating import (
+    FirstTurnHousekeeping,
+    IssueShares,
+    TokenStep,
+)
 from desk18xx.titles.g1822ca.steps.stock import BuySellParShares
 from desk18xx.titles.g1822ca.steps.trains import (
     BuyTrainStep,
@@ -43,7 +57,7 @@ if TYPE_CHECKING:
     from desk18xx.titles.g1822ca.game import G1822CA
 
 _CLASSES: dict[str, type[Action]] = {c.type: c for c in (BuyShares, SellShares, Par, Bid,
-                                                         BuyTrain)}
+                                                         BuyTrain, PlaceToken)}
 COVERED = frozenset(_CLASSES)
 """The action types whose legality these offers decide (where `_BUILDERS` has the step)."""
 
@@ -81,7 +95,8 @@ def deciding_offers(gm: G1822CA, entity: str, action_type: str,
     build = _BUILDERS.get((type(step), action_type))
     if build is None:
         return None
-    return tuple(build(gm, step, entity, focus))
+    found = build(gm, step, entity, focus)
+    return None if found is None else tuple(found)
 
 
 def focus_of(gm: G1822CA, action: Action) -> str | None:
@@ -98,6 +113,8 @@ def focus_of(gm: G1822CA, action: Action) -> str | None:
             return action.company or action.corporation or None
         case BuyTrain():
             return action.train or None
+        case PlaceToken():
+            return action.city or None
     return None
 
 
@@ -422,7 +439,52 @@ def _first_l(gm: G1822CA, step: Step, minor: str, focus: str | None = None) -> l
     return out
 
 
-_Builder = Callable[["G1822CA", "Step", str, "str | None"], list[Offer]]
+def _tokens(gm: G1822CA, step: Step, corp: str,
+            focus: str | None = None) -> list[Offer] | None:
+    """A station token in a city the company reaches with a slot for it, at the
+    token's price (RB 5.8); P10's Winnipeg token is left to the step."""
+    assert isinstance(step, TokenStep)
+    if corp in (R.WINNIPEG_TOKEN, R.TOKEN_SWAP):
+        return None
+    if not step.is_current(corp):
+        return []
+    tok = gm.corps[corp].next_token()
+    if tok is None:
+        return []
+    cities: list[tuple[str, int, str]] = []
+    if focus is not None:
+        try:
+            parsed, city = gm.map.parse_city_id(focus)
+        except IllegalAction:
+            return []
+        cities.append((str(parsed), city, focus))
+    else:
+        from desk18xx.engine.map.graph import graph_for
+
+        for hid, node in sorted(graph_for(gm.map).reach(corp).nodes):
+            st = gm.map.hex(hid)
+            if node in st.geo.city_nodes:
+                city = st.geo.city_nodes.index(node)
+                cities.append((hid, city, gm.map.city_id(hid, city)))
+    cash = gm.cash[corp]
+    out: list[Offer] = []
+    for hex_id, city, city_id in cities:
+        why: str | None = None
+        if step.orr().tokened:
+            why = "one token per turn (RB 5.8)"
+        elif not gm.can_token_in(corp, hex_id, city):
+            why = f"{corp} cannot reach an open slot in {hex_id}"
+        elif tok.price > cash:
+            why = "not enough cash"
+        if focus is None and why is not None and not step.orr().tokened \
+                and tok.price <= cash:
+            continue  # not a city to offer at all
+        out.append(TokenOffer(hex=str(hex_id), city=city_id, cost=tok.price, why_not=why,
+                              rule="RB 5.8"))
+    return out
+
+
+_Builder = Callable[["G1822CA", "Step", str, "str | None"], "list[Offer] | None"]
 
 _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (BuySellParShares, BuyShares.type): _sr_buys,
@@ -434,5 +496,6 @@ _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (IssueShares, SellShares.type): _issues,
     (IssueShares, BuyShares.type): _redeems,
     (FirstTurnHousekeeping, BuyTrain.type): _first_l,
+    (TokenStep, PlaceToken.type): _tokens,
 }
 """(step, action type) -> the offers of that step for that type."""

@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING
 
-from desk18xx.engine.actions import Action, Bid, BuyShares, BuyTrain, Par, SellShares
+from desk18xx.engine.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Par,
+    PlaceToken,
+    SellShares,
+)
+from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import CellType
 from desk18xx.engine.offers import (
     BidOffer,
@@ -22,6 +31,7 @@ from desk18xx.engine.offers import (
     ParCell,
     ParOffer,
     ShareOffer,
+    TokenOffer,
     TrainOffer,
 )
 from desk18xx.engine.state import POOL, CorpKind, Share
@@ -29,6 +39,7 @@ from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.steps.auction import INCREMENT, PrivateAuction
 from desk18xx.titles.g1867.steps.operating import RedeemShares
 from desk18xx.titles.g1867.steps.stock import BuySellParShares
+from desk18xx.titles.g1867.steps.track import TokenStep
 from desk18xx.titles.g1867.steps.trains import BuyTrainStep
 
 if TYPE_CHECKING:
@@ -36,7 +47,7 @@ if TYPE_CHECKING:
     from desk18xx.titles.g1867.game import G1867
 
 _CLASSES: dict[str, type[Action]] = {c.type: c for c in (BuyShares, SellShares, Par, Bid,
-                                                         BuyTrain)}
+                                                         BuyTrain, PlaceToken)}
 COVERED = frozenset(_CLASSES)
 """The action types whose legality these offers decide (where `_BUILDERS` has the step)."""
 
@@ -90,6 +101,8 @@ def focus_of(gm: G1867, action: Action) -> str | None:
             return action.company or action.corporation or None
         case BuyTrain():
             return action.train or None
+        case PlaceToken():
+            return action.city or None
     return None
 
 
@@ -315,6 +328,43 @@ def _trains(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[
     return out
 
 
+def _tokens(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """A token in a reached city with a free slot, in a hex without one of the
+    company's, for its price per hex from the nearest token (card: OR Tokens)."""
+    assert isinstance(step, TokenStep)
+    if corp != step.current_entity(gm) or not gm.is_major(corp):
+        return []
+    token = gm.corps[corp].next_token()
+    if token is None or gm.board is None:
+        return []
+    cities: list[tuple[str, int, str]] = []
+    if focus is not None:
+        try:
+            hex_id, city = gm.token_city(focus)
+        except IllegalAction:
+            return []
+        cities.append((hex_id, city, focus))
+    else:
+        for hex_id, city in step.tokenable(gm, corp):
+            city_id = f"{gm.board.placed[hex_id].tile_id}-{city}"
+            try:
+                if gm.token_city(city_id) == (hex_id, city):
+                    cities.append((hex_id, city, city_id))
+            except IllegalAction:
+                continue
+    out: list[Offer] = []
+    for hex_id, city, city_id in cities:
+        cost = gm.token_distance_cost(corp, hex_id, token)
+        why: str | None = None
+        if not step.can_token(gm, corp, hex_id, city):
+            why = f"{corp} cannot place a token on {hex_id}"
+        elif cost > gm.cash[corp]:
+            why = "not enough cash"
+        out.append(TokenOffer(hex=hex_id, city=city_id, cost=cost, why_not=why,
+                              rule="the card, OR Tokens"))
+    return out
+
+
 _Builder = Callable[["G1867", "Step", str, "str | None"], list[Offer]]
 
 _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
@@ -325,5 +375,6 @@ _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (PrivateAuction, Bid.type): _private_bids,
     (RedeemShares, BuyShares.type): _redeems,
     (BuyTrainStep, BuyTrain.type): _trains,
+    (TokenStep, PlaceToken.type): _tokens,
 }
 """(step, action type) -> the offers of that step for that type."""
