@@ -319,6 +319,8 @@ class TokenOffer(Offer):
     hex: str
     city: str
     """City id as in `PlaceToken.city`."""
+    index: int = 0
+    """The city's number in its hex."""
     slots: tuple[int, ...] = ()
     cost: int = 0
 

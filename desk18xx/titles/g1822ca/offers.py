@@ -479,8 +479,8 @@ def _tokens(gm: G1822CA, step: Step, corp: str,
         if focus is None and why is not None and not step.orr().tokened \
                 and tok.price <= cash:
             continue  # not a city to offer at all
-        out.append(TokenOffer(hex=str(hex_id), city=city_id, cost=tok.price, why_not=why,
-                              rule="RB 5.8"))
+        out.append(TokenOffer(hex=str(hex_id), city=city_id, index=city, cost=tok.price,
+                              why_not=why, rule="RB 5.8"))
     return out
 
 

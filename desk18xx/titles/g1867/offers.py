@@ -360,7 +360,7 @@ def _tokens(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[
             why = f"{corp} cannot place a token on {hex_id}"
         elif cost > gm.cash[corp]:
             why = "not enough cash"
-        out.append(TokenOffer(hex=hex_id, city=city_id, cost=cost, why_not=why,
+        out.append(TokenOffer(hex=hex_id, city=city_id, index=city, cost=cost, why_not=why,
                               rule="the card, OR Tokens"))
     return out
 

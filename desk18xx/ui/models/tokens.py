@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from desk18xx.engine.actions import PlaceToken
 from desk18xx.engine.game import Game
 from desk18xx.engine.map import board as mboard
 from desk18xx.engine.map.graph import tokenable_cities
+from desk18xx.engine.offers import TokenOffer
 from desk18xx.engine.tiledef import TileDef
 
 
@@ -21,13 +23,29 @@ class SlotChoice:
     rotation: int
 
 
+def offered_cities(game: Game, corp: str) -> list[tuple[str, int]] | None:
+    """(hex, city number) of each allowed token offer of ``corp`` (`Game.offers`), or
+    None where the title's offers do not decide token placements now."""
+    if PlaceToken.type not in game.offered_types():
+        return None
+    probe = PlaceToken(entity=corp, entity_type="corporation")
+    offers = game.deciding_offers(probe)
+    if offers is None:
+        return None
+    return [(o.hex, o.index) for o in offers if isinstance(o, TokenOffer) and o.allowed]
+
+
 def token_slots(game: Game, corp: str, hexes: list[str] | None) -> list[SlotChoice]:
-    """The first free slot of each city ``corp`` may token (``hexes``: only these)."""
+    """The first free slot of each city ``corp`` may token (``hexes``: only these);
+    the cities come from the engine's token offers where they decide."""
     board: object = game.board
     out: list[SlotChoice] = []
+    offered = offered_cities(game, corp) if hexes is None else None
     if isinstance(board, mboard.Board):
         if hexes is not None:
             cities = [(h, c) for h in hexes for c in range(len(board.hex(h).tokens))]
+        elif offered is not None:
+            cities = offered
         else:
             cities = [(str(h), c) for h, c in tokenable_cities(board, corp)]
         for h, c in cities:
@@ -40,6 +58,8 @@ def token_slots(game: Game, corp: str, hexes: list[str] | None) -> list[SlotChoi
     assert lite is not None
     if hexes is not None:
         lite_cities = [(h, c) for h in hexes for c in range(len(lite.tokens[h]))]
+    elif offered is not None:
+        lite_cities = offered
     else:
         nodes, _edges = lite.reach(corp)
         lite_cities = []
