@@ -37,7 +37,7 @@ from desk18xx.engine.bidding import BidBoxView
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, LegalActions
 from desk18xx.engine.market import CellType
-from desk18xx.engine.offers import Offer, ShareOffer, match_offer
+from desk18xx.engine.offers import Offer, ParOffer, ShareOffer, match_offer
 from desk18xx.engine.state import DEPOT, POOL, CorpKind
 
 #: 1867: smallest opening bid for a minor in a stock round (card: "SR Minors").
@@ -699,6 +699,9 @@ def _sell_shares(game: Game, entity: str, details: dict[str, object]) -> list[Ch
 
 
 def _par(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    offered = _par_offers(game, entity)
+    if offered is not None:
+        return offered
     cells = [c for c in game.market.cells.values()
              if c.types & {CellType.PAR, CellType.PAR_2}]
     cells.sort(key=lambda c: -c.price)
@@ -717,6 +720,34 @@ def _par(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
             continue
         out.append(Choice(f"Start {cid}", _par_at(entity, cid, open_[0]),
             "Start a major", options=prices, hint=corp.name, disabled_options=closed))
+    return out
+
+
+def _par_offers(game: Game, entity: str) -> list[Choice] | None:
+    """Start choices from the engine's start offers (`desk18xx.engine.offers.ParOffer`):
+    each start price with its cost, greyed with the reason where it is closed; None
+    where the title's offers do not decide starts now."""
+    if Par.type not in game.offered_types():
+        return None
+    offers = game.deciding_offers(Par(entity=entity))
+    if offers is None:
+        return None
+    out: list[Choice] = []
+    for offer in offers:
+        if not isinstance(offer, ParOffer) or not offer.allowed:
+            continue
+        open_ = [c.share_price for c in offer.cells if c.why_not is None]
+        if not open_:
+            continue
+        corp = game.corps[offer.corporation]
+        out.append(Choice(
+            f"Start {offer.corporation}", _par_at(entity, offer.corporation, open_[0]),
+            "Start a major",
+            options=tuple((c.share_price, f"${c.price} (costs ${c.cost})")
+                          for c in offer.cells),
+            hint=corp.name,
+            disabled_options=tuple((c.share_price, c.why_not) for c in offer.cells
+                                   if c.why_not is not None)))
     return out
 
 
