@@ -43,10 +43,23 @@ class DiscardTrain(Step):
     """A company over its train limit discards (RB 5.10.6; supplement §6.1)."""
 
     def active_entities(self, game: Game) -> list[str]:
-        return g(game).crowded_corps()
+        """Crowded companies, the one to discard first first.
+
+        RB 2.1.5: "they decide which to discard in descending share price order".
+        18xx.games (``compat_18xxgames``) shows them in company order and lets any of
+        them discard (``Step::DiscardTrain#actions``), which recorded games rely on
+        (the buyer discards before a company listed earlier).
+        """
+        gm = g(game)
+        crowded = gm.crowded_corps()
+        if gm.config.compat_18xxgames:
+            return crowded
+        return sorted(crowded, key=lambda c: gm.market.order_key(c, c))
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
-        return (DiscardTrainAction,) if entity in self.active_entities(game)[:1] else ()
+        ents = self.active_entities(game)
+        allowed = ents if g(game).config.compat_18xxgames else ents[:1]
+        return (DiscardTrainAction,) if entity in allowed else ()
 
     def is_active(self, game: Game) -> bool:
         return bool(self.active_entities(game))
