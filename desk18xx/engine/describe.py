@@ -110,6 +110,11 @@ def describe(action: Action, name: str, places: Places | None = None) -> str:
     return f"{name}: {action.type.replace('_', ' ')}"
 
 
+def _article(kind: str) -> str:
+    """``an`` before a train name read with a vowel sound (L, E, 8, 11), else ``a``."""
+    return "an" if kind[:1] in tuple("AEFHILMNORSX8") or kind.startswith("11") else "a"
+
+
 def _with_places(action: Action, name: str, places: Places) -> str | None:
     match action:
         case LayTile():
@@ -128,9 +133,10 @@ def _with_places(action: Action, name: str, places: Places) -> str | None:
             return f"{name} runs " + "; ".join(runs)
         case BuyTrain():
             kind = action.train.split("-")[0]
-            return f"{name} buys a {kind}-train for ${action.price}"
+            return f"{name} buys {_article(kind)} {kind}-train for ${action.price}"
         case DiscardTrain():
-            return f"{name} discards a {action.train.split('-')[0]}-train"
+            kind = action.train.split("-")[0]
+            return f"{name} discards {_article(kind)} {kind}-train"
     return None
 
 

@@ -113,8 +113,9 @@ def test_1822ca_first_turn_names_the_l_train_and_the_minors(
     assert panel.who.text().startswith("Minor 6 (Alice)")
     assert "L-train" in panel.step.text()
     panel.button("Buy an L from the bank ($50)").click()
-    last = window.log_model.entry(window.log_model.rowCount() - 1).text
-    assert last.startswith("Minor 6 buys train L-"), last
+    rows = [window.log_model.entry(r) for r in range(window.log_model.rowCount())]
+    last = next(e for e in reversed(rows) if not e.detail).text
+    assert last.startswith("Minor 6 buys an L-train for $50"), last
     for _ in range(10):
         if session.game.legal_actions().entity == "12":
             break
