@@ -755,7 +755,9 @@ class G1822CA(Game):
                 return
             self.round = ChoicesRound(self)
         elif isinstance(r, ChoicesRound):
-            self.operating_rounds = self.phase.operating_rounds
+            if self.config.compat_18xxgames:
+                # 18xx.games: the phase after the stock round's exports decides
+                self.operating_rounds = self.phase.operating_rounds
             self.reorder_players()
             self.round = OperatingRound(self, 1)
         elif isinstance(r, OperatingRound):
@@ -767,6 +769,11 @@ class G1822CA(Game):
                 self.round = OperatingRound(self, r.round_num + 1)
             else:
                 self.turn += 1
+                # RB 2.1.2: a second operating round applies only after the following
+                # stock round, so the phase as this stock round starts decides the set
+                # after it (exports at its end do not)
+                if not self.config.compat_18xxgames:
+                    self.operating_rounds = self.phase.operating_rounds
                 self.round = StockRound(self)
         assert self.round is not None
         self.round.start(self)
@@ -1468,6 +1475,9 @@ class G1822CA(Game):
                 board.place_token(hex_id, city, corp, slot=slot)
             elif token in ("replace", "exchange"):
                 self._exchange_to_available(corp)
+                # the minor's token leaves the map with its slot if the city has more
+                # than its printed slots (18xx ``MinorAcquisition#remove_minor_token``)
+                board.compact_city(hex_id, city)
         self.shares[f"{minor}_0"].owner = minor
         self.market.remove(minor)
         self.corps[minor].closed = True

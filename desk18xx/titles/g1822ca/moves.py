@@ -329,7 +329,8 @@ def _company_lays(game: G1822CA, step: TrackStep, corp: str,
         c = game.companies[cid]
         if c.closed:
             continue
-        if cid in R.BIG_CITY_COMPANIES and cid not in orr.big_city_used:
+        if cid in R.BIG_CITY_COMPANIES and cid not in orr.big_city_used \
+                and R.BIG_CITY_COMPANIES[cid] not in orr.laid_hexes:  # RB 5.7.38
             hexes = [R.BIG_CITY_COMPANIES[cid]]
         elif cid in R.MOUNTAIN_PASS_COMPANIES and orr.num_laid_track == 0:
             hexes = [R.MOUNTAIN_PASS_COMPANIES[cid]]

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from desk18xx.engine.actions import DiscardTrain
+from desk18xx.engine.actions import DiscardTrain, HexToken, LayTile
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import GameSetup
+from desk18xx.engine.state import BANK
+from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.game import G1822CA
+from desk18xx.titles.g1822ca.rounds import OperatingRound, StockRound
+from desk18xx.titles.g1822ca.steps.operating import DestinationToken, SpecialTrack
 
 SEED = 337421161
 
@@ -66,3 +70,120 @@ def test_compat_any_crowded_company_discards_first() -> None:
     _discard(game, "CNoR")
     assert game.crowded_corps() == []
 
+
+def _big_city_turn(compat: bool, company: str) -> tuple[G1822CA, OperatingRound, SpecialTrack,
+                                                          list[str]]:
+    """GT floated, owning ``company``, at the start of its OR turn; tile lays are recorded."""
+    game = _game(compat)
+    _float(game, "GT", 100)
+    game.shares["GT_0"].owner = "100"
+    game.companies[company].owner = "GT"
+    game.corps["GT"].companies.append(company)
+    laid: list[str] = []
+    game.lay_tile = lambda corp, hex_id, *a, **k: laid.append(hex_id)  # type: ignore[method-assign]
+    orr = OperatingRound(game, 1)
+    special = next(s for s in orr.steps if isinstance(s, SpecialTrack))
+    return game, orr, special, laid
+
+
+@pytest.mark.parametrize("compat", [False, True])
+@pytest.mark.parametrize("company", sorted(R.BIG_CITY_COMPANIES))
+def test_a_private_may_not_upgrade_a_hex_laid_this_turn(compat: bool, company: str) -> None:
+    """RB 5.7.38: a tile is never placed and upgraded in one tile-laying step, a private's
+    lay included (P16 green Montreal after the normal yellow lay on AF12)."""
+    game, orr, special, laid = _big_city_turn(compat, company)
+    hex_id = R.BIG_CITY_COMPANIES[company]
+    orr.laid_hexes.append(hex_id)  # the normal lay went there
+    orr.num_laid_track = 1
+    with pytest.raises(IllegalAction, match=f"{hex_id} was laid this turn.*RB 5.7.38"):
+        special.process(game, LayTile(company, entity_type="company", hex=hex_id,
+                                      tile="X1-0"))
+    assert laid == []
+
+
+def test_a_grant_lay_may_not_go_on_a_hex_laid_this_turn() -> None:
+    game, orr, special, laid = _big_city_turn(False, "P21")
+    orr.laid_hexes.append("AF14")
+    with pytest.raises(IllegalAction, match="RB 5.7.38"):
+        special.process(game, LayTile("P21", entity_type="company", hex="AF14", tile="8-0"))
+    special.process(game, LayTile("P21", entity_type="company", hex="AF16", tile="8-0"))
+    assert laid == ["AF16"]
+
+
+@pytest.mark.parametrize("compat", [False, True])
+@pytest.mark.parametrize("choice", ["exchange", "replace"])
+def test_an_acquired_minor_gives_back_the_slot_a_token_added(compat: bool, choice: str) -> None:
+    """A token put in a full city adds a slot; when the minor there is acquired and its token
+    leaves the map (``exchange``, or ``replace`` where the major already is), the added slot
+    goes (18xx.games ``G1822::Step::MinorAcquisition#remove_minor_token``)."""
+    game = _game(compat)
+    _float(game, "GT", 100)
+    _float(game, "12", 60)
+    game.shares["GT_0"].owner = "100"
+    game.shares["12_0"].owner = "101"
+    game.transfer(BANK, "GT", 500)
+    game.place_token("12", "AC21", 0, 0)
+    game.place_token("GT", "AC21", 1, 0)
+    # a destination-style added slot; for "replace" GT's own, so no token replaces 12's
+    game.map.place_token("AC21", 0, "GT" if choice == "replace" else "CNoR", cheater=True)
+    assert len(game.map.hex("AC21").tokens[0]) == 2
+    orr = OperatingRound.__new__(OperatingRound)
+    before = [t.corp for t in game.map.hex("AC21").tokens[0] if t is not None]
+    game.acquire_minor("GT", "12", 0, choice, orr)
+    slots = game.map.hex("AC21").tokens[0]
+    left = [t.corp for t in slots if t is not None]
+    assert left == [c for c in before if c != "12"]
+    assert len(slots) == max(1, len(left))
+    assert None not in slots
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_a_destination_hex_token_into_several_connected_cities_is_refused(compat: bool) -> None:
+    """ICR reaching two Quebec cities names one with place_token (18xx.games
+    ``G1822CA::Step::DestinationToken#process_hex_token``); one city reached: hex_token."""
+    game = _game(compat)
+    _float(game, "ICR", 100)
+    orr = OperatingRound(game, 1)
+    step = next(s for s in orr.steps if isinstance(s, DestinationToken))
+    step.corp = lambda: "ICR"  # type: ignore[method-assign]
+    placed: list[tuple[str, int | None]] = []
+    game.place_destination = lambda corp, h, c: placed.append((h, c))  # type: ignore[method-assign,assignment]
+    game.destination_connected = lambda corp: [0, 1]  # type: ignore[method-assign]
+    with pytest.raises(IllegalAction, match="connected to 2 cities in AH8.*place_token"):
+        step.process(game, HexToken(entity="ICR", entity_type="corporation", hex="AH8",
+                                    token_type="destination"))
+    assert placed == []
+    game.destination_connected = lambda corp: [1]  # type: ignore[method-assign]
+    step.process(game, HexToken(entity="ICR", entity_type="corporation", hex="AH8",
+                                token_type="destination"))
+    assert placed == [("AH8", None)]
+
+
+def _phase_three_at_stock_round_end(compat: bool) -> G1822CA:
+    """Phase 3 starts at the end of the first stock round (the exports take the last
+    L/2-trains); the game then goes on to its operating rounds."""
+    game = _game(compat)
+    assert isinstance(game.round, StockRound) and game.phase_num == 1
+    for train in ("2", "3"):
+        game.train_bought(game.trains[game.depot[0]], train)
+    assert game.phase_num == 3 and game.phase.operating_rounds == 2
+    while not isinstance(game.round, OperatingRound):
+        game.next_round()
+    return game
+
+
+def test_two_operating_rounds_only_after_the_following_stock_round() -> None:
+    """RB 2.1.2: the step to two operating rounds applies only after the following stock
+    round; phase 3 reached by the stock round's exports leaves this set at one."""
+    game = _phase_three_at_stock_round_end(compat=False)
+    assert game.operating_rounds == 1
+    game.next_round()
+    assert isinstance(game.round, StockRound)
+    while not isinstance(game.round, OperatingRound):
+        game.next_round()
+    assert game.operating_rounds == 2
+
+
+def test_compat_two_operating_rounds_at_once() -> None:
+    """18xx.games ``G1822::Game#next_round!`` reads the phase after the Choices round."""
+    assert _phase_three_at_stock_round_end(compat=True).operating_rounds == 2

@@ -213,6 +213,12 @@ class SpecialTrack(OrStep):
             raise IllegalAction(f"{company} upgrades only {R.BIG_CITY_COMPANIES[company]}")
         if company == R.TILE_GRANT and grant_lays_left(gm, orr) == 0:
             raise IllegalAction(f"{company} has no grant lay left")
+        if action.hex in orr.laid_hexes and not (gm.config.compat_18xxgames and gm.loading):
+            # RB 5.7.38: never placed and upgraded in one tile-laying step, a private's
+            # lay included.  18xx.games offers no such hex (``cannot_reuse_same_hex``)
+            # but its ``process_lay_tile`` does not check it: a reload keeps it.
+            raise IllegalAction(f"{action.hex} was laid this turn: {company} may not "
+                                f"upgrade it now (RB 5.7.38)")
         upgrade = gm.map.hex(action.hex).geo.tile.color.value != "white"
         gm.lay_tile(corp, action.hex, action.tile, action.rotation, free=free,
                     special=True, remove_town=company in R.REMOVE_TOWN,
@@ -381,6 +387,11 @@ class DestinationToken(OrStep):
                 raise IllegalAction(f"{corp} must place its destination token now (RB 5.8.3)")
             if not isinstance(action, Pass) and not connected:
                 raise IllegalAction(f"{corp} is not connected to its destination (RB 5.8.3)")
+            if isinstance(action, HexToken) and len(connected) > 1:
+                # 18xx G1822CA DestinationToken#process_hex_token: the city must be named
+                raise IllegalAction(
+                    f"{corp} is connected to {len(connected)} cities in {action.hex}: "
+                    f"place_token names the city for its destination token (RB 5.8.6)")
             if isinstance(action, PlaceToken) \
                     and gm.map.parse_city_id(action.city)[1] not in connected:
                 raise IllegalAction(f"{corp} is not connected to {action.city} (RB 5.8.3)")
