@@ -37,9 +37,9 @@ from desk18xx.commands.replay import import_setup
 from desk18xx.engine.actions import action_from_dict
 from desk18xx.engine.digest import state_digest
 from desk18xx.engine.errors import IllegalAction
-from desk18xx.engine.game import Game
+from desk18xx.engine.game import Game, GameSetup
 from desk18xx.io.import_18xxgames import load_export
-from desk18xx.titles import find_title
+from desk18xx.titles import TITLES, find_title
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
 
@@ -191,20 +191,28 @@ def fuzz_position(before: Game, raw: Mapping[str, Any], expected: str,
             tally.add("choice", label, "")
 
 
+def _carries(raw: Mapping[str, Any]) -> bool:
+    """Whether the action has a field the engine can compute."""
+    return raw.get("type") in COMPUTED or raw.get("type") == "buy_train"
+
+
 def fuzz_export(path: Path, *, stride: int = 1, seed: int = 0,
-                limit: int | None = None) -> Tally:
-    """Fuzz the actions of a recorded game (every ``stride``-th, and every action
-    that carries a computed field)."""
+                limit: int | None = None, carry_stride: int = 1) -> Tally:
+    """Fuzz the actions of a recorded game (every ``stride``-th, and every
+    ``carry_stride``-th action that carries a computed field)."""
     imported = load_export(path)
     game = find_title(imported.title).new_game(import_setup(imported))
     rng = random.Random(seed)
     tally = Tally()
+    carried = 0
     for index, raw in enumerate(imported.actions):
         if limit is not None and index >= limit:
             break
         action = action_from_dict(raw)
-        carries = raw.get("type") in COMPUTED or raw.get("type") == "buy_train"
-        if index % stride == 0 or carries:
+        carries = _carries(raw)
+        if carries:
+            carried += 1
+        if index % stride == 0 or (carries and carried % carry_stride == 0):
             before = game.copy()
             game.process(action)
             fuzz_position(before, raw, state_digest(game), rng, tally,
@@ -214,13 +222,57 @@ def fuzz_export(path: Path, *, stride: int = 1, seed: int = 0,
     return tally
 
 
+def fuzz_random(title_id: str, seed: int, *, actions: int = 600, stride: int = 1) -> Tally:
+    """Fuzz a random game of ``title_id`` (rulebook mode, moves drawn as ``desk18xx
+    playout`` draws them) for its first ``actions`` actions: every ``stride``-th
+    action and every action that carries a computed field."""
+    from desk18xx.commands.playout import draw_moves
+
+    title = find_title(title_id)
+    rng = random.Random(seed)
+    players = rng.randint(max(3, title.min_players), title.max_players)
+    setup = GameSetup(title.id, tuple((str(i + 1), f"Player {i + 1}")
+                                      for i in range(players)), seed, ())
+    game = title.new_game(setup)
+    tally = Tally()
+    for index in range(actions):
+        if game.finished:
+            break
+        moves = draw_moves(game, rng)
+        if not moves:
+            break
+        others = [m for m in moves if m.type != "pass"]
+        move = rng.choice(others) if others and rng.random() > 0.25 else rng.choice(moves)
+        raw = move.to_dict()
+        if index % stride == 0 or _carries(raw):
+            before = game.copy()
+            game.process(move)
+            fuzz_position(before, raw, state_digest(game), rng, tally,
+                          f"{title_id} seed {seed}[{index}]")
+        else:
+            game.process(move)
+    return tally
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--stride", type=int, default=1)
+    parser.add_argument("--random", type=int, default=0,
+                        help="also fuzz N random games per title (first 600 actions)")
+    parser.add_argument("--random-stride", type=int, default=5)
     parser.add_argument("files", nargs="*")
     args = parser.parse_args(argv)
     files = [Path(f) for f in args.files] or sorted(FIXTURES.glob("*/*.json"))
     total = Tally()
+    for title_id in (TITLES if args.random else ()):
+        start = time.process_time()
+        tally = Tally()
+        for seed in range(args.random):
+            tally.merge(fuzz_random(title_id, 1000 + seed, stride=args.random_stride))
+        total.merge(tally)
+        print(json.dumps({"file": f"{args.random} random {title_id}", "tried": tally.tried,
+                          **tally.counts, "cpu_s": round(time.process_time() - start, 1)}),
+              flush=True)
     for path in files:
         start = time.process_time()
         tally = fuzz_export(path, stride=args.stride)
