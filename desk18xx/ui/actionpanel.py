@@ -7,8 +7,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QByteArray, QMimeData, QPointF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QDrag, QFont, QIcon, QPainter, QPixmap, QStandardItemModel
+from PySide6.QtCore import (
+    QByteArray,
+    QEvent,
+    QMimeData,
+    QObject,
+    QPointF,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import (
+    QColor,
+    QDrag,
+    QFont,
+    QIcon,
+    QPainter,
+    QPixmap,
+    QResizeEvent,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -19,12 +38,13 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QScrollArea,
-    QSpinBox,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from desk18xx.engine.tiledef import HexDef, TileDef
+from desk18xx.ui.amountfield import AmountField
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map.boardview import StaticHex
 from desk18xx.ui.map.painter import layout_loaded, paint_hex
@@ -40,6 +60,54 @@ _TILE_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 _PIXMAPS: dict[tuple[str, int, int, bool], QPixmap] = {}
+#: Lines the facts under the heading always keep room for, so that the choices below
+#: start at the same height from one action to the next (more lines grow the room).
+FACT_LINES = 2
+
+
+class ElidedLabel(QLabel):
+    """One line of plain text, cut with "…" to the width it gets (the whole text on
+    hover): its height never changes with the text, so nothing below it moves.
+
+    :meth:`text` returns the whole text, not the cut one.
+    """
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(1)
+        self.setFixedHeight(self.fontMetrics().height() + 4)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt override
+        self._full = text
+        self._elide()
+
+    def text(self) -> str:
+        """The whole text (what is shown may be cut)."""
+        return self._full
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # one line of the new font, always
+            self.setFixedHeight(self.fontMetrics().height() + 4)
+            self._elide()
+
+    def is_elided(self) -> bool:
+        """True when the text shown is cut."""
+        return super().text() != self._full
+
+    def _elide(self) -> None:
+        width = max(1, self.contentsRect().width())
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width)
+        super().setText(shown)
+        self.setToolTip(self._full if shown != self._full else "")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._elide()
 
 
 def tile_pixmap(tile: TileDef, rotation: int = 0, size: int = TILE_ICON,
@@ -176,29 +244,35 @@ class ActionPanel(QWidget):
         super().__init__(parent)
         self._session = session
         self._buttons: dict[str, QPushButton] = {}
-        self._spins: dict[str, QSpinBox | None] = {}
+        self._spins: dict[str, AmountField | None] = {}
         self._combos: dict[str, QComboBox | None] = {}
         self._current: dict[str, Choice] = {}
         self._keys: tuple[object, ...] = ()
         layout = QVBoxLayout(self)
-        self.who = QLabel("No game")
+        # the heading keeps one height whatever it says (one line each, cut with "…"
+        # and whole on hover; the facts in room kept for FACT_LINES lines), and the
+        # refusal shows under the choices: no click aimed at a button meets another
+        self.who = ElidedLabel("No game")
         big = QFont()
         big.setPixelSize(26)
         big.setBold(True)
         self.who.setFont(big)
-        self.who.setWordWrap(True)
-        self.step = QLabel("")
+        self.step = ElidedLabel("")
         mid = QFont()
         mid.setPixelSize(16)
         self.step.setFont(mid)
-        self.step.setWordWrap(True)
         self.facts = QLabel("")
         """What the acting entity has and where an auction stands (:meth:`show_facts`)."""
-        self.facts.setWordWrap(True)
+        self.facts.setWordWrap(False)
         self.facts.setTextFormat(Qt.TextFormat.RichText)
+        self.facts.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.facts.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.facts.setMinimumWidth(1)
         facts_font = QFont()
         facts_font.setPixelSize(14)
         self.facts.setFont(facts_font)
+        self._fact_lines = 0
+        self._set_fact_lines(FACT_LINES)
         self.hint = QLabel("")
         self.hint.setWordWrap(True)
         self.error = QLabel("")
@@ -208,7 +282,6 @@ class ActionPanel(QWidget):
         layout.addWidget(self.step)
         layout.addWidget(self.facts)
         layout.addWidget(self.hint)
-        layout.addWidget(self.error)
         self._choices_box = QWidget()
         self._choices_layout = QVBoxLayout(self._choices_box)
         self._choices_layout.setContentsMargins(0, 0, 0, 0)
@@ -223,6 +296,10 @@ class ActionPanel(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._choices_box)
         layout.addWidget(scroll, 1)
+        self.amount_note = ElidedLabel("")
+        """The range of the amount field being edited, or why its number cannot be used."""
+        layout.addWidget(self.amount_note)
+        layout.addWidget(self.error)
         self.tray_box = QGroupBox("Tiles")
         tray_layout = QVBoxLayout(self.tray_box)
         self.tray = TileTray()
@@ -261,12 +338,21 @@ class ActionPanel(QWidget):
         self.hint.setText(" ".join(hints))
         self.hint.setVisible(bool(hints))  # empty lines take no room from the choices
         self.error.setVisible(False)
-        self._build_choices(info.choices)
+        self._build_choices(info.choices, info.entity)
 
     def show_facts(self, lines: Sequence[str]) -> None:
-        """Show the facts of the step (rich text lines), or nothing."""
-        self.facts.setText("<br>".join(lines))
-        self.facts.setVisible(bool(lines))
+        """Show the facts of the step (rich text lines) in their room under the heading,
+        which keeps its height (it grows only for more than :data:`FACT_LINES` lines);
+        a line too wide for the panel is cut, and the whole text is on hover."""
+        text = "<br>".join(lines)
+        self._set_fact_lines(max(FACT_LINES, len(lines)))
+        self.facts.setText(text)
+        self.facts.setToolTip(text)
+
+    def _set_fact_lines(self, lines: int) -> None:
+        if lines != self._fact_lines:
+            self._fact_lines = lines
+            self.facts.setFixedHeight(lines * self.facts.fontMetrics().lineSpacing() + 4)
 
     def show_error(self, reason: str) -> None:
         """Show the engine's refusal."""
@@ -287,9 +373,11 @@ class ActionPanel(QWidget):
             self._extras_layout.addWidget(widget)
         widget.show()
 
-    def _build_choices(self, choices: tuple[Choice, ...]) -> None:
-        keys = tuple((c.label, c.group, c.spin, c.options, c.disabled, c.disabled_options)
-                     for c in choices)
+    def _build_choices(self, choices: tuple[Choice, ...], entity: str | None = None) -> None:
+        # the acting entity is part of the form: the next player's fields start at the
+        # step's defaults, never at what the last one typed
+        keys = (entity,) + tuple((c.label, c.group, c.spin, c.options, c.disabled,
+                                  c.disabled_options) for c in choices)
         self._current = {c.label: c for c in choices}
         if keys == self._keys:
             return  # same form: keep the widgets (and what the player typed)
@@ -304,12 +392,15 @@ class ActionPanel(QWidget):
         old.setParent(None)
         old.deleteLater()
         self._buttons, self._spins, self._combos = {}, {}, {}
+        self.amount_note.setText("")
         groups: dict[str, QVBoxLayout] = {}
         for choice in choices:
             layout = groups.get(choice.group)
             if layout is None:
                 box = QGroupBox(choice.group or "Actions")
                 layout = QVBoxLayout(box)
+                layout.setSpacing(3)  # ten bid boxes and the pass in sight at 1280x800
+                layout.setContentsMargins(6, 4, 6, 4)
                 groups[choice.group] = layout
                 groups_layout.addWidget(box)
             layout.addWidget(self._choice_row(choice))
@@ -348,15 +439,12 @@ class ActionPanel(QWidget):
         button.setAutoDefault(True)  # Enter presses the focused choice, as Space does
         if choice.hint:
             button.setToolTip(choice.hint)
-        spin: QSpinBox | None = None
+        spin: AmountField | None = None
         combo: QComboBox | None = None
         if choice.spin is not None:
             lo, hi, step, default = choice.spin
-            spin = QSpinBox()
-            spin.setRange(lo, max(lo, hi))
-            spin.setSingleStep(step)
-            spin.setValue(default)
-            spin.setPrefix("$" if step == 5 else "")
+            spin = AmountField(lo, hi, step, default, money=step == 5)
+            spin.problem_changed.connect(lambda _p, f=spin: self._note_amount(f))
             h.addWidget(spin)
         if choice.options:
             combo = QComboBox()
@@ -375,6 +463,10 @@ class ActionPanel(QWidget):
         def fire() -> None:
             value: int | str | None = None
             if spin is not None:
+                if spin.problem():  # refused here, as typed: the field stays as it is
+                    self.show_error(f"{choice.label}: {spin.problem()}")
+                    spin.setFocus(Qt.FocusReason.OtherFocusReason)
+                    return
                 value = spin.value()
             elif combo is not None:
                 value = str(combo.currentData())
@@ -382,6 +474,9 @@ class ActionPanel(QWidget):
             self._session.submit(current.make(value))
 
         button.clicked.connect(fire)
+        if spin is not None:  # Enter in the amount acts, as the button would
+            spin.lineEdit().returnPressed.connect(fire)
+            spin.installEventFilter(self)
         self._buttons[choice.label] = button
         self._spins[choice.label] = spin
         self._combos[choice.label] = combo
@@ -396,7 +491,20 @@ class ActionPanel(QWidget):
         button = self._buttons.get(label)
         return button is not None and button.isEnabled()
 
-    def spin(self, label: str) -> QSpinBox | None:
+    def _note_amount(self, field: AmountField) -> None:
+        """Under the choices: why the amount cannot be used (red), else its range."""
+        problem = field.problem()
+        self.amount_note.setStyleSheet("color: #b00000; font-weight: bold;" if problem else "")
+        self.amount_note.setText(problem[:1].upper() + problem[1:] if problem
+                                 else f"Allowed: {field.range_text()}")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        """An amount field taking the focus says its range under the choices."""
+        if isinstance(watched, AmountField) and event.type() == QEvent.Type.FocusIn:
+            self._note_amount(watched)
+        return super().eventFilter(watched, event)
+
+    def spin(self, label: str) -> AmountField | None:
         """The number field of choice ``label``."""
         return self._spins.get(label)
 
