@@ -21,21 +21,13 @@ from desk18xx.engine.ids import PlayerId
 from desk18xx.engine.log import LogError, RawAction, filter_log, with_auto_actions
 from desk18xx.engine.rng import seed_from
 from desk18xx.io import filereader
+from desk18xx.titles import TITLES as REGISTRY
 
-TITLES: Final[dict[str, str]] = {
-    "1867": "1867",
-    "1822CA": "1822CA",
-    "1822CA ERS": "1822CA-ERS",
-    "1822CA WRS": "1822CA-WRS",
-}
-"""18xx.games ``title`` -> our title id."""
+TITLES: Final[dict[str, str]] = {t.reference_title: t.id for t in REGISTRY.values()}
+"""18xx.games ``title`` -> our title id (from the one registry, `desk18xx.titles.TITLES`)."""
 
 PLAYER_RANGE: Final[dict[str, range]] = {
-    "1867": range(2, 7),
-    "1822CA": range(2, 8),
-    "1822CA-ERS": range(2, 6),
-    "1822CA-WRS": range(2, 6),
-}
+    t.id: range(t.min_players, t.max_players + 1) for t in REGISTRY.values()}
 """Player counts per title (18xx ``meta.rb`` ``PLAYER_RANGE``)."""
 
 MAX_EXPORT_BYTES: Final = 64 * 1024 * 1024

@@ -21,6 +21,13 @@ class Title:
     factory: Callable[[GameSetup], Game]
     option_labels: tuple[str, ...] = ()
     """A label for each of `options`, for a new-game dialog."""
+    export_title: str = ""
+    """The title's name in 18xx.games exports (``"1822CA ERS"``); empty: the id."""
+
+    @property
+    def reference_title(self) -> str:
+        """The ``title`` of this title's 18xx.games exports."""
+        return self.export_title or self.id
 
     def new_game(self, setup: GameSetup) -> Game:
         """A fresh game for ``setup``."""
@@ -70,7 +77,7 @@ def _new_1822ca(setup: GameSetup) -> Game:
 TITLES.update({
     "1822CA": Title("1822CA", "1822CA: The Railways of Canada", 2, 7, (), _new_1822ca),
     "1822CA-ERS": Title("1822CA-ERS", "1822CA: Eastern Regional Scenario", 2, 5, (),
-                        _new_1822ca),
+                        _new_1822ca, export_title="1822CA ERS"),
     "1822CA-WRS": Title("1822CA-WRS", "1822CA: Western Regional Scenario", 2, 5, (),
-                        _new_1822ca),
+                        _new_1822ca, export_title="1822CA WRS"),
 })
