@@ -39,12 +39,12 @@ def test_the_dock_lists_the_main_line_and_its_variations(qtbot: QtBot,
     main = study.tree.main_line()
     assert widget.topLevelItemCount() == 1 + len(main) == 222
     assert dock.selected_node() is main[-1]  # the end of the imported game
-    assert widget.topLevelItem(1).text(0).startswith("1. Player 1 bid C&SL 20")
+    assert widget.topLevelItem(1).text(0).startswith("1. Player 1 bids $20 on C&SL")
     # a variation: passing instead of the bid at move 4
     study.go_to(main[2])
     alt = study.tree.play({"type": "pass", "entity": 6120, "entity_type": "player"})
     item = dock.item_for(alt)
-    assert item is not None and item.parent() is dock.item_for(main[2])
+    assert item is not None and item.parent() is dock.item_for(main[3])  # the move replaced
     assert widget.topLevelItemCount() == 222
     assert dock.selected_node() is alt and item.font(0).italic()
 
@@ -108,7 +108,7 @@ def test_notes_marks_and_names_show_in_the_tree(qtbot: QtBot, study: StudySessio
     item = dock.item_for(node)
     assert item is not None
     assert item.text(0).startswith("[cheap] 8.") and "?!?" in item.text(0)
-    assert item.text(0).endswith("✎") and item.toolTip(0) == "Too low"
+    assert item.text(0).endswith("✎") and "Note: Too low" in item.toolTip(0)
     assert item.font(0).bold()
 
 

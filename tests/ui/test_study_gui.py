@@ -73,7 +73,7 @@ def test_acting_after_undo_starts_a_branch_shown_in_the_dock(window: MainWindow)
     for node in (*first, alt):
         assert dock.item_for(node) is not None
     alt_item = dock.item_for(alt)
-    assert alt_item is not None and alt_item.parent() is dock.item_for(first[0])
+    assert alt_item is not None and alt_item.parent() is dock.item_for(first[1])  # replaced
     assert alt_item.font(0).italic() and dock.selected_node() is alt
     assert session.game.legal_actions().entity != first[1].action["entity"]  # type: ignore[index]
     _live_matches_tree(session)
@@ -297,7 +297,7 @@ def test_tree_dock_commands_and_keys_work_in_the_window(
     item = dock.item_for(alt)
     assert item is not None
     assert item.text(0).startswith("[Aggressive]") and "!" in item.text(0)
-    assert "✎" in item.text(0) and item.toolTip(0).startswith("Bid more here")
+    assert "✎" in item.text(0) and "Note: Bid more here" in item.toolTip(0)
     # the log shows them on the line of that action
     model = window.log_model
     row = next(r for r in range(model.rowCount()) if model.entry(r).count == alt.depth)

@@ -1,13 +1,17 @@
 """Study mode's tree of variations, as a dock beside the log.
 
-The main line is a flat list; the variations that branch at a move are listed
-under it, each headed by its first move with its own line inside. Marks
+The main line is a flat list read top-down in move order; a variation is
+listed indented under the move it replaces (after it, before the next move of
+the line), headed by its first move with its own line inside. Moves read as
+in the game log (names and places, :func:`desk18xx.engine.describe.describe_in`);
+the whole line, the branch name and the note are on hover. Marks
 (``!``, ``?``, ``!?``), branch names, a ``≡`` for a position reached by
 another order too (transposition) and a ``✎`` for a note are shown on each move.
 
-Keyboard: left/right along the line (undo/redo), up/down to the previous or
-next branch at this point, Home/End to the start/end of the line. Clicking a
-move jumps there (the position comes from the snapshot cache, so it is quick).
+Keyboard: left/right along the line (undo/redo), up/down to the branch listed
+above or below at this point (the move replaced is listed first), Home/End to
+the start/end of the line. Clicking a move jumps there (the position comes
+from the snapshot cache, so it is quick).
 Ctrl-click compares a move with the current position (without going there);
 the right-click menu names, notes, marks, promotes, deletes and picks the
 moves to compare, on the move clicked.
@@ -31,6 +35,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desk18xx.engine.actions import action_from_dict
+from desk18xx.engine.describe import describe_in
+from desk18xx.engine.game import Game
 from desk18xx.engine.variations import Mark, Node, TreeError, TreeListener, VariationTree
 from desk18xx.ui.studysession import StudySession
 
@@ -39,10 +46,16 @@ _DETAIL_KEYS = ("company", "corporation", "price", "hex", "tile", "rotation", "c
                 "shares", "train", "kind")
 
 
-def describe(node: Node, names: dict[str, str]) -> str:
-    """One line for a move: ``"12. Ann bid C&SL 20"``."""
+def describe(node: Node, names: dict[str, str], game: Game | None = None) -> str:
+    """One line for a move: ``"12. Ann bids $20 on C&SL"`` (in the log's words when
+    ``game``, any position of the game, gives the names; else ``"12. Ann bid C&SL 20"``)."""
     if node.action is None:
         return "Start"
+    if game is not None:
+        try:
+            return f"{node.depth}. {describe_in(game, action_from_dict(node.action))}"
+        except (KeyError, ValueError, TypeError, AttributeError):
+            pass  # a move this version cannot read: its raw fields below
     action = node.action
     who = names.get(str(action.get("entity")), str(action.get("entity", "")))
     details = []
@@ -117,6 +130,8 @@ class StudyTreeDock(QDockWidget):
         self.menu_node: Node | None = None
         """The node right-clicked, while its menu is open (the menu acts on it)."""
         self._syncing = False
+        self._game: Game | None = None
+        self._game_setup: object = None
         self._tree: VariationTree | None = None
         self._listener: TreeListener | None = None
         self.tree_widget.currentItemChanged.connect(self._clicked)
@@ -199,9 +214,13 @@ class StudyTreeDock(QDockWidget):
                 container = self.tree_widget if above is None else above
             self._place(container, node)
         else:
-            # a new variation: after the earlier ones, before the parent's own line
+            # a new variation: under the move it replaces, after the earlier ones
+            replaced = self._items.get(parent.children[0].id)
+            if replaced is None:
+                self.rebuild()
+                return
             item = self._new_item(node)
-            parent_item.insertChild(len(parent.children) - 2, item)
+            replaced.insertChild(len(parent.children) - 2, item)
             self._heads.add(node.id)
             self.refresh_item(node)
         self._refresh_related(node)
@@ -264,12 +283,16 @@ class StudyTreeDock(QDockWidget):
         return item
 
     def _place(self, container: QTreeWidget | QTreeWidgetItem, node: Node) -> QTreeWidgetItem:
+        """Show ``node`` at the end of ``container``; a move that continues its line
+        holds, indented under it, the variations that replace it."""
         item = self._new_item(node, container)
         self.refresh_item(node)
-        for alt in node.children[1:]:
-            head = self._place(item, alt)
-            self._heads.add(alt.id)
-            self._line(head, alt.children[0] if alt.children else None)
+        parent = node.parent
+        if parent is not None and parent.children[0] is node:
+            for alt in parent.children[1:]:
+                head = self._place(item, alt)
+                self._heads.add(alt.id)
+                self._line(head, alt.children[0] if alt.children else None)
         return item
 
     def refresh_item(self, node: Node) -> None:
@@ -277,7 +300,8 @@ class StudyTreeDock(QDockWidget):
         item = self._items.get(node.id)
         if item is None:
             return
-        text = describe(node, self.names)
+        text = describe(node, self.names, self._names_game())
+        line = text
         if node.marks:
             text += " " + "".join(m.symbol for m in node.marks)
         if node.name:
@@ -287,16 +311,38 @@ class StudyTreeDock(QDockWidget):
         if node.note:
             text += " ✎"
         item.setText(0, text)
-        tips = [node.note] if node.note else []
+        tips = [f"Branch: {node.name}"] if node.name else []
+        tips.append(line + (" " + ", ".join(m.value for m in node.marks) if node.marks
+                            else ""))
+        if node.note:
+            tips.append(f"Note: {node.note}")
         others = self.study.tree.transpositions(node)
         if others:
             tips.append("Same position as: " + ", ".join(
-                describe(o, self.names) for o in others[:5]))
+                describe(o, self.names, self._names_game()) for o in others[:5]))
         item.setToolTip(0, "\n".join(tips))
         font = QFont(item.font(0))
         font.setBold(bool(node.name))
         font.setItalic(not node.is_main_line)
         item.setFont(0, font)
+
+    def _names_game(self) -> Game | None:
+        """A position of the game studied, for the names of players, companies and
+        places (they do not change during a game); None when none can be had."""
+        if self._game is not None and self._game_setup is self.study.study.setup:
+            return self._game
+        game = None
+        session = self.study.session
+        if session is not None and getattr(session, "has_game", False):
+            candidate = getattr(session, "game", None)
+            game = candidate if isinstance(candidate, Game) else None
+        if game is None:
+            try:
+                game = self.study.study.game_at(self.study.tree.root)
+            except Exception:  # noqa: BLE001 - names only; the raw fields stay readable
+                game = None
+        self._game, self._game_setup = game, self.study.study.setup
+        return game
 
     # -- syncing ------------------------------------------------------------------------
     def _select(self, node_id: int) -> None:
