@@ -359,6 +359,24 @@ class VariationTree:
             self.go_to(start)
         return [self.play(a) for a in actions]
 
+    def merge_line(self, actions: Sequence[Mapping[str, Any]]) -> Node:
+        """Take in a line from elsewhere (a friend's e-mail move): play `actions` from
+        the start, following the nodes that already hold the same moves, make it the
+        main line and go to its end; the node there.
+
+        Nothing is removed or renamed: names, notes, marks and every other line
+        stay; your own line, where it differs, stays beside the new main line.
+        """
+        end = self.add_line(actions, self.root)[-1] if actions else self.root
+        self.promote(end)
+        self.go_to(end)
+        return end
+
+    def copy(self) -> VariationTree:
+        """An independent copy (nodes, names, notes, marks, digests, the current node;
+        no listeners)."""
+        return VariationTree.from_data(self.to_data())
+
     def promote(self, node: Node) -> None:
         """Make the line through `node` the main line (first child at every step)."""
         walk = self._own(node)

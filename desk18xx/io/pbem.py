@@ -18,19 +18,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from desk18xx.engine.actions import action_from_dict
-from desk18xx.engine.describe import describe
+from desk18xx.engine.describe import describe_in
 from desk18xx.engine.digest import board_summary, changed_hexes
 from desk18xx.engine.game import Game
 from desk18xx.engine.log import RawAction
+from desk18xx.engine.narration import who
 from desk18xx.io.replaying import OpenedSave, new_game, open_save, replay_log
 from desk18xx.io.savechain import canonical_json
-from desk18xx.io.savefile import SavedGame, SaveHeader, save_game
+from desk18xx.io.savefile import SavedGame, SaveFormatError, SaveHeader, load_save, save_game
+from desk18xx.io.signing import (
+    KeyStore,
+    LocalKey,
+    Pins,
+    SignatureError,
+    Signatures,
+    check_signatures,
+    entry_text,
+    expected_signers,
+    parse_signatures,
+    sign_entries,
+    stable_identity,
+)
 from desk18xx.io.transfer import acting_player, controller, header_player
 
 
@@ -124,6 +138,14 @@ class Event:
     """Hexes the action names: a tile laid, a hex token, the hexes of routes run."""
     type: str = ""
     """The action's type (``lay_tile`` …)."""
+    details: tuple[str, ...] = ()
+    """What followed from it, as the engine tells it (`desk18xx.engine.narration`):
+    the consequence lines the log dock shows under the action."""
+
+    def lines(self) -> list[str]:
+        """The action's sentence, then its consequences (indented)."""
+        return [self.text + (" (auto)" if self.auto else ""),
+                *(f"    {line}" for line in self.details)]
 
 
 def round_label(game: Game) -> str:
@@ -144,16 +166,13 @@ def round_label(game: Game) -> str:
 
 
 def describe_action(raw: RawAction, game: Game) -> str:
-    """`raw` in words, for the game just before it (`desk18xx.engine.describe`)."""
-    entity = str(raw.get("entity"))
-    name = game.name_of(entity)
-    if entity in game.corps and entity.isdigit():
-        name = f"Minor {entity}"  # 1822CA numbers its minors
+    """`raw` in words, for the game just before it: the sentence the log dock shows
+    (`desk18xx.engine.describe.describe_in`: names, places)."""
     try:
         action = action_from_dict(raw)
     except (ValueError, KeyError, TypeError):
-        return f"{name}: {raw.get('type')}"
-    return describe(action, name)
+        return f"{who(game, str(raw.get('entity')))}: {raw.get('type')}"
+    return describe_in(game, action)
 
 
 def action_hexes(raw: RawAction) -> tuple[str, ...]:
@@ -174,34 +193,57 @@ def action_hexes(raw: RawAction) -> tuple[str, ...]:
 
 
 class _Recorder:
-    """Collects `Event`s during a replay (the ``each`` hook of `replay_log`), and the
-    board just after `me`'s last own action (for what changed since)."""
+    """Collects `Event`s during a replay (the ``each`` hook of `replay_log`): each
+    action's sentence and the consequences the engine narrates (`Game.events`, the
+    lines of the log dock), who acted, and the board just after `me`'s last own
+    action (for what changed since)."""
 
     def __init__(self, me: str | None = None) -> None:
         self.events: list[Event] = []
         self.me = me
+        self.acting: dict[int, str | None] = {}
+        """Raw index of each live action -> the player who acted (header id)."""
         self.after_mine: dict[str, Any] | None = None
         """`board_summary` after `me`'s last own action (None: `me` has not acted)."""
         self._mine_pending = False
+        self._told = 0
+        """`Game.events` entries already attached."""
+        self._parent: int | None = None
+        """Index in `events` of the last action's own event."""
 
     def __call__(self, position: int, entry: RawAction, game: Game) -> None:
+        game.narrating = True
+        self._attach(game)
         if self._mine_pending:
             self.after_mine = board_summary(game)
             self._mine_pending = False
         label = round_label(game)
         player = header_player(game, controller(game, str(entry.get("entity"))))
+        self.acting[position] = player
+        self._parent = len(self.events)
         self.events.append(Event(position, player, label, describe_action(entry, game),
                                  hexes=action_hexes(entry), type=str(entry.get("type"))))
         for auto in entry.get("auto_actions") or ():
-            who = header_player(game, controller(game, str(auto.get("entity"))))
-            self.events.append(Event(position, who, label,
+            who_ = header_player(game, controller(game, str(auto.get("entity"))))
+            self.events.append(Event(position, who_, label,
                                      describe_action(auto, game), auto=True,
                                      hexes=action_hexes(auto), type=str(auto.get("type"))))
         if self.me is not None and player == self.me:
             self._mine_pending = True
 
+    def _attach(self, game: Game) -> None:
+        """Give the last action the consequence lines the engine told since."""
+        told = game.events[self._told:]
+        self._told = len(game.events)
+        lines = tuple(line for _count, chunk in told for line in chunk)
+        if lines and self._parent is not None:
+            event = self.events[self._parent]
+            self.events[self._parent] = replace(event, details=event.details + lines)
+
     def finish(self, game: Game) -> None:
-        """After the replay: `me`'s last action may have been the last one."""
+        """After the replay: the last action's consequences; `me`'s last action may
+        have been the last one."""
+        self._attach(game)
         if self._mine_pending:
             self.after_mine = board_summary(game)
             self._mine_pending = False
@@ -209,9 +251,16 @@ class _Recorder:
 
 def describe_log(header: SaveHeader, raw: Sequence[RawAction]) -> tuple[list[Event], Game]:
     """Every live action of `raw` in words, and the game they lead to (chat left out)."""
+    events, game, _acting = _described_log(header, raw)
+    return events, game
+
+
+def _described_log(header: SaveHeader, raw: Sequence[RawAction]
+                   ) -> tuple[list[Event], Game, dict[int, str | None]]:
     recorder = _Recorder()
     replayed = replay_log(header, raw, each=recorder)
-    return recorder.events, replayed.game
+    recorder.finish(replayed.game)
+    return recorder.events, replayed.game, recorder.acting
 
 
 # --- opening a friend's file ---------------------------------------------------------
@@ -235,6 +284,18 @@ class ReceivedMove:
     start if you have not acted), sorted."""
     route_hexes: tuple[str, ...] = ()
     """Hexes of the routes run since your last action, in order."""
+    signers: tuple[str | None, ...] = ()
+    """Who must sign each entry of the file (`desk18xx.io.signing.expected_signers`)."""
+    texts: tuple[str, ...] = ()
+    """Each entry of the file in words (for messages naming an action)."""
+    known: SavedGame | None = None
+    """Your copy it was compared with."""
+    signatures: Signatures | None = None
+    """The file's signatures (None: an unsigned file)."""
+    pins: Mapping[str, str] = field(default_factory=dict)
+    """The keys to pin once the move is loaded (`EmailDesk.keep`)."""
+    new_keys: tuple[str, ...] = ()
+    """Players whose key this file shows you for the first time."""
 
     def highlight_hexes(self) -> tuple[str, ...]:
         """Every hex touched since your last action: tiles, tokens, routes."""
@@ -289,10 +350,17 @@ def open_move(
     before = recorder.after_mine if recorder.after_mine is not None else \
         board_summary(new_game(theirs.header))
     routes = tuple(dict.fromkeys(h for e in since if e.type == "run_routes" for h in e.hexes))
+    players = [p.id for p in theirs.header.players]
+    texts = [entry_text(entry) for entry in theirs.actions]
+    for event in events:
+        if not event.auto:
+            texts[event.index] = event.text
     return ReceivedMove(opened, history, tuple(events),
                         tuple(e for e in events if e.index >= start), tuple(since),
                         header_player(game, acting_player(game)),
-                        tuple(changed_hexes(before, board_summary(game))), routes)
+                        tuple(changed_hexes(before, board_summary(game))), routes,
+                        tuple(expected_signers(theirs.actions, recorder.acting, players)),
+                        tuple(texts), known)
 
 
 def _setup_text(header: SaveHeader) -> str:
@@ -357,7 +425,10 @@ def mail_text(header: SaveHeader, events: Sequence[Event], game: Game,
     lines = [f"{sender_name} moved ({header.title}, game {game_identity(header)[:8]}).", ""]
     if since:
         lines.append("Since your last action:" if mine else "So far:")
-        lines += [f"  {e.round}: {e.text}" + (" (auto)" if e.auto else "") for e in since]
+        for event in since:
+            first, *rest = event.lines()
+            lines.append(f"  {event.round}: {first}")
+            lines += [f"  {line}" for line in rest]
     else:
         lines.append("No new actions.")
     lines += ["", f"Next: {next_name}.", "",
@@ -385,3 +456,272 @@ def save_for_email(
     save_game(path, header, actions, state_digest, notes=notes)
     subject, body = mail_text(header, events, game, sender)
     return MailMove(path, subject, body)
+
+
+# --- signed e-mail games: your copies, your keys, the keys you pinned ----------------------
+
+class BadSignatureError(PbemError):
+    """A move signed by the wrong player or key, changed after signing, or unsigned."""
+
+    def __init__(self, message: str, index: int | None, player: str | None) -> None:
+        super().__init__(message)
+        self.index = index
+        """0-based index of the entry in the file (None: the file as a whole)."""
+        self.player = player
+
+
+class ChangedIdentityError(PbemError):
+    """Your game, sent back under another identity (seed, spelling of a name)."""
+
+
+class OlderFileError(PbemError):
+    """The file is older than your copy: it never replaces it."""
+
+
+class UnsignedMoveError(PbemError):
+    """An unsigned file for a game whose moves you have signed."""
+
+
+def game_stable_identity(header: SaveHeader) -> str:
+    """`desk18xx.io.signing.stable_identity` of a save header."""
+    return stable_identity(header.title, [(p.id, p.name) for p in header.players],
+                           header.variant, header.options)
+
+
+KEYS_FOLDER = "keys"
+"""Under the user data folder: the local players' private keys."""
+_INDEX = "identities.json"
+"""In the copies folder: file name of each copy -> its stable identity."""
+
+
+class EmailDesk:
+    """Your side of e-mail games at this computer: copies, keys, pins (no Qt).
+
+    Args:
+        data: the user data folder (`desk18xx.io.paths.data_dir`; tests pass a
+            temporary folder): copies in ``data/pbem``, keys in ``data/keys``.
+
+    `receive` checks a friend's file and changes nothing; `keep` stores a move
+    you accepted (your copy with your own study tree, the keys pinned);
+    `send` signs your moves and writes the file to attach and your copy.
+    """
+
+    def __init__(self, data: str | Path) -> None:
+        self.data = Path(data)
+        self.folder = self.data / "pbem"
+        self.keys = KeyStore(self.data / KEYS_FOLDER)
+
+    # -- where things are -------------------------------------------------------------
+    def copy_path(self, header: SaveHeader) -> Path:
+        """Your copy of the game (`local_copy`)."""
+        return local_copy(self.folder, header)
+
+    def pins(self, header: SaveHeader) -> Pins:
+        """The keys you pinned for the players of games like this one."""
+        return Pins(self.folder, game_stable_identity(header))
+
+    def known(self, header: SaveHeader) -> SavedGame | None:
+        """Your copy of this very game, or None.
+
+        Raises:
+            SaveFormatError: your copy cannot be read (named).
+        """
+        path = self.copy_path(header)
+        return load_save(path) if path.is_file() else None
+
+    def others_like(self, header: SaveHeader) -> list[SavedGame]:
+        """Your copies of games with the same title and players (same stable
+        identity) but another exact identity (seed, spelling of a name)."""
+        stable, own = game_stable_identity(header), self.copy_path(header).name
+        index = self._index()
+        found: list[SavedGame] = []
+        for path in sorted(self.folder.glob(f"*{MAIL_SUFFIX}")):
+            if path.name == own or index.get(path.name, stable) != stable:
+                continue
+            try:
+                saved = load_save(path)
+            except (SaveFormatError, OSError):
+                continue
+            if game_stable_identity(saved.header) == stable:
+                found.append(saved)
+        return found
+
+    def _index(self) -> dict[str, str]:
+        import json
+
+        try:
+            data = json.loads((self.folder / _INDEX).read_bytes()[:1 << 20])
+        except (OSError, ValueError):
+            return {}
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def _add_to_index(self, header: SaveHeader) -> None:
+        import json
+
+        from desk18xx.io.atomic import write_atomic
+
+        index = self._index()
+        index[self.copy_path(header).name] = game_stable_identity(header)
+        write_atomic(self.folder / _INDEX, json.dumps(index, indent=1).encode("utf-8"))
+
+    def local_keys(self, header: SaveHeader, players: Sequence[str], *, create: bool
+                   ) -> dict[str, LocalKey]:
+        """The keys of `players` (ids of `header`) at this computer; made on first
+        use when `create`."""
+        names = {p.id: p.name for p in header.players}
+        out: dict[str, LocalKey] = {}
+        for pid in players:
+            if pid not in names:
+                continue
+            key = self.keys.key_for(names[pid]) if create else self.keys.find(names[pid])
+            if key is not None:
+                out[pid] = key
+        return out
+
+    # -- receiving --------------------------------------------------------------------
+    def receive(self, path: str | Path, me: str | None, *, local: Sequence[str] = ()
+                ) -> ReceivedMove:
+        """Check a friend's file against your copy, your keys and your pins; nothing
+        is written.
+
+        Args:
+            me: your player id in the game (None: not told).
+            local: further players at this computer (hot-seat), whose keys count
+                as yours.
+
+        Raises:
+            SaveFormatError: the file itself is bad (see `open_move`).
+            DifferentGameError, RewrittenHistoryError, ChangedIdentityError,
+            OlderFileError, BadSignatureError, UnsignedMoveError: the file does
+                not fit your game; the message names the action and the player.
+        """
+        header = load_save(path).header  # schema and chain: which game is it?
+        known = self.known(header)
+        move = open_move(path, known, me)
+        saved = move.opened.saved
+        names = {p.id: p.name for p in header.players}
+        mine = [pid for pid in (me, *local) if pid is not None]
+        keys = self.local_keys(header, mine, create=False)
+        local_public = {pid: key.public for pid, key in keys.items()}
+        pins_file = self.pins(header)
+        try:
+            pins = pins_file.load()
+        except ValueError as error:
+            raise PbemError(str(error)) from error
+        if known is None:
+            self._refuse_changed_identity(path, move, mine, names)
+        history = move.history
+        if history.kind is History.OLDER:
+            assert known is not None
+            last, ours = len(saved.actions), len(known.actions)
+            raise OlderFileError(
+                f"{path}: this file is older than your copy: it ends at action {last} "
+                f"({_text_at(move, last - 1)}); your copy goes on to action {ours} "
+                f"({entry_text(known.actions[-1])}). It was not loaded; your copy is kept.")
+        if known is not None:
+            self._refuse_taken_back(path, known, move)
+        if saved.signatures is None:
+            if (known is not None and known.signatures is not None) or pins:
+                raise UnsignedMoveError(
+                    f"{path}: signatures: this file is not signed, but the moves of this "
+                    "game are (a file edited or made by hand?): refused")
+            return move
+        try:
+            signatures = parse_signatures(saved.signatures, str(path), len(saved.actions),
+                                          list(names))
+            check = check_signatures(saved.header.setup_mapping(), saved.actions, move.signers,
+                                     signatures, pins, local_public, names, move.texts,
+                                     start=len(known.actions) if known is not None else 0)
+        except SignatureError as error:
+            raise BadSignatureError(f"{path}: {error}", error.index, error.player) from error
+        return replace(move, signatures=signatures, pins=check.keys, new_keys=check.new_pins)
+
+    def _refuse_changed_identity(self, path: str | Path, move: ReceivedMove,
+                                 mine: Sequence[str], names: Mapping[str, str]) -> None:
+        """A game new to you that holds your own moves, while you have a copy of a
+        game with the same players: your game under a changed identity."""
+        yours = [i for i, who_ in enumerate(move.signers) if who_ in mine]
+        if not yours:
+            return
+        for other in self.others_like(move.opened.saved.header):
+            i = yours[0]
+            raise ChangedIdentityError(
+                f"{path}: this file changes the identity of your game "
+                f"({_setup_text(other.header)} -> {_setup_text(move.opened.saved.header)}) "
+                f"and its history differs from your copy: action {i + 1} "
+                f"({_text_at(move, i)}) is {names.get(move.signers[i] or '', '?')}'s. "
+                "Refused; your copy is kept.")
+
+    def _refuse_taken_back(self, path: str | Path, known: SavedGame, move: ReceivedMove
+                           ) -> None:
+        """The file's live line must go on from yours (no undo of what you had)."""
+        from desk18xx.engine.log import effective_actions
+
+        ours = effective_actions(known.actions)
+        theirs = effective_actions(move.opened.saved.actions)
+        for i, action in enumerate(ours):
+            if i >= len(theirs) or canonical_json(theirs[i]) != canonical_json(action):
+                raise RewrittenHistoryError(
+                    f"{path}: the file takes back live action {i + 1} ({entry_text(action)}) "
+                    "that you had: refused", i)
+
+    def keep(self, move: ReceivedMove, *, study: Mapping[str, Any] | None = None,
+             notes: Mapping[str, str] | None = None) -> Path:
+        """Store a move you accepted: your copy (the file's actions and signatures,
+        your notes and study tree), the keys pinned. Returns your copy's path.
+
+        Raises:
+            OSError, ValueError: the disk refused (your previous copy is kept).
+        """
+        saved = move.opened.saved
+        path = self.copy_path(saved.header)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        save_game(path, saved.header, saved.actions, saved.state_digest, notes=notes,
+                  study=study, signatures=None if move.signatures is None
+                  else move.signatures.to_data())
+        if move.pins:
+            self.pins(saved.header).save(move.pins)
+        self._add_to_index(saved.header)
+        return path
+
+    # -- sending ----------------------------------------------------------------------
+    def send(self, folder: str | Path, header: SaveHeader, actions: Sequence[RawAction],
+             state_digest: str, me: str, *, local: Sequence[str] = (),
+             notes: Mapping[str, str] | None = None,
+             study: Mapping[str, Any] | None = None) -> MailMove:
+        """Sign your moves (your key is made on first use) and write the file to
+        attach, and your copy (with your `notes` and `study` tree, which the mail
+        file never carries).
+
+        Raises:
+            ValueError: invalid header or actions; SaveFormatError: your copy
+                cannot be read; OSError: the disk refused.
+        """
+        events, game, acting = _described_log(header, actions)
+        players = [p.id for p in header.players]
+        signers = expected_signers(actions, acting, players)
+        known = self.known(header)
+        previous = None
+        if known is not None and known.signatures is not None:
+            previous = parse_signatures(known.signatures, str(self.copy_path(header)),
+                                        len(known.actions), players)
+        keys = self.local_keys(header, [me, *local], create=True)
+        signed = sign_entries(header.setup_mapping(), actions, signers, previous, keys, me)
+        path = Path(folder) / mail_file_name(header, game)
+        save_game(path, header, actions, state_digest, signatures=signed.to_data())
+        self.folder.mkdir(parents=True, exist_ok=True)
+        save_game(self.copy_path(header), header, actions, state_digest, notes=notes,
+                  study=study, signatures=signed.to_data())
+        self._add_to_index(header)
+        pins = self.pins(header)
+        try:
+            known_pins = pins.load()
+        except ValueError:
+            known_pins = {}
+        pins.save({**known_pins, **{pid: key.public for pid, key in keys.items()}})
+        subject, body = mail_text(header, events, game, me)
+        return MailMove(path, subject, body)
+
+
+def _text_at(move: ReceivedMove, index: int) -> str:
+    return move.texts[index] if 0 <= index < len(move.texts) else "nothing"

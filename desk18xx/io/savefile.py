@@ -127,6 +127,9 @@ class SavedGame:
     study: Mapping[str, Any] | None = None
     """The ``study`` section (format 2: the variation tree), unchecked plain data;
     None for a plain game. Read it with `desk18xx.io.study.load_study`."""
+    signatures: Mapping[str, Any] | None = None
+    """The ``signatures`` section of a signed e-mail move, unchecked plain data; None
+    for an unsigned file. Read it with `desk18xx.io.signing.parse_signatures`."""
 
     def effective_actions(self) -> list[RawAction]:
         """The live rules actions (undo/redo applied, chat removed)."""
@@ -197,12 +200,15 @@ def dump_save(
     notes: Mapping[str, str] | None = None,
     study: Mapping[str, Any] | None = None,
     cache: EntryCache | None = None,
+    signatures: Mapping[str, Any] | None = None,
 ) -> str:
     """The YAML text of a save.
 
     `study` is the ``study`` section of a study file (made by
     `desk18xx.io.study.study_section`); None writes a plain game. `cache`
     keeps the entries written, for the next save of the same growing log.
+    `signatures` is the ``signatures`` section of a signed e-mail move
+    (`desk18xx.io.signing.Signatures.to_data`).
 
     Raises:
         ValueError: an action is not plain JSON data with a string ``type``,
@@ -232,6 +238,8 @@ def dump_save(
         parts.append("actions: []\n")
     if study is not None:
         parts.append(_study_text(study, cache.study_lines if cache is not None else None))
+    if signatures is not None:
+        parts.append(_signatures_text(signatures))
     parts.append(yamlio.dump(end))
     return "".join(parts)
 
@@ -261,6 +269,18 @@ def _study_text(study: Mapping[str, Any],
     return "".join(lines)
 
 
+def _signatures_text(signatures: Mapping[str, Any]) -> str:
+    """The ``signatures`` section: its scalars and keys, then one line per entry."""
+    head = {k: v for k, v in signatures.items() if k != "moves"}
+    lines = ["signatures:\n"]
+    lines.extend("  " + line + "\n" for line in yamlio.dump(head).splitlines())
+    moves = signatures.get("moves") or []
+    lines.append("  moves:\n" if moves else "  moves: []\n")
+    lines.extend("  - null\n" if move is None else f"  - {yamlio.flow_line(dict(move))}\n"
+                 for move in moves)
+    return "".join(lines)
+
+
 def save_game(
     path: str | Path,
     header: SaveHeader,
@@ -269,6 +289,7 @@ def save_game(
     *,
     notes: Mapping[str, str] | None = None,
     study: Mapping[str, Any] | None = None,
+    signatures: Mapping[str, Any] | None = None,
 ) -> None:
     """Write a save atomically; the file it replaces is kept as ``NAME.bak``.
 
@@ -281,7 +302,8 @@ def save_game(
         SaveWriteError: the file system refused; the old file is intact.
     """
     target = Path(path)
-    data = dump_save(header, actions, state_digest, notes=notes, study=study).encode("utf-8")
+    data = dump_save(header, actions, state_digest, notes=notes, study=study,
+                     signatures=signatures).encode("utf-8")
     try:
         write_atomic(target, data, keep_backup=True)
     except OSError as error:
@@ -363,6 +385,9 @@ def _verify(document: dict[str, Any], source: str) -> SavedGame:
     study = document.get("study")
     if study is not None:
         check.value(study, dict, "study")
+    signatures = document.get("signatures")
+    if signatures is not None:
+        check.value(signatures, dict, "signatures")
     end = check.typed(document, "end", dict, "")
     actions: list[RawAction] = []
     hashes: list[str] = []
@@ -405,6 +430,7 @@ def _verify(document: dict[str, Any], source: str) -> SavedGame:
         format_version=document["_written_as"],
         notes={str(k): v for k, v in notes.items()},
         study=study,
+        signatures=signatures,
     )
 
 

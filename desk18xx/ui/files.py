@@ -31,7 +31,6 @@ from desk18xx.engine.variations import Node, VariationTree
 from desk18xx.io.autosave import AutosaveSession, find_crashed
 from desk18xx.io.paths import PBEM_FOLDER, autosave_dir, data_dir, settings_file
 from desk18xx.io.savefile import (
-    SavedGame,
     SavedPlayer,
     SaveFormatError,
     SaveHeader,
@@ -369,22 +368,25 @@ class FileActions(QObject):
                                                       start)
             if not folder:
                 return None
-        from desk18xx.io.pbem import local_copy, save_for_email
+        me = self._me(header, default=self._last_actor())
+        if me is None:  # "Which player are you?" cancelled: nothing is written
+            self._status("Not saved for e-mail: say which player you are first.")
+            return None
+        from desk18xx.io.pbem import EmailDesk
         from desk18xx.io.replaying import digest_of
+        from desk18xx.io.study import LINE_CURRENT, study_section
         from desk18xx.ui.dialogs.pbem import MailDialog
 
         raw = self.session.line.raw
         digest = digest_of(self.session.game)
         try:
-            mail = save_for_email(folder, header, raw, digest,
-                                  sender=self._me(header, default=self._last_actor()))
-            self.pbem_folder().mkdir(parents=True, exist_ok=True)
-            save_game(local_copy(self.pbem_folder(), header), header, raw, digest)
+            study = study_section(header, self.session.tree, line=LINE_CURRENT)
+            mail = EmailDesk(self.data).send(folder, header, raw, digest, me, study=study)
         except (OSError, ValueError) as error:
             self._warn("Save for e-mail", f"Cannot write the e-mail file: {error}")
             return None
         self._settings().setValue("pbem/folder", folder)
-        self._status(f"Attach {mail.path}")
+        self._status(f"Attach {mail.path} (your moves are signed)")
         MailDialog(mail, self.window).open()
         return mail
 
@@ -397,15 +399,22 @@ class FileActions(QObject):
                                                   _save_filter())
             if not path:
                 return None
-        from desk18xx.io.pbem import PbemError, local_copy, open_move
+        from desk18xx.io.pbem import EmailDesk, PbemError
         from desk18xx.io.study import game_setup
         from desk18xx.ui.dialogs.pbem import ReceivedMoveDialog
 
+        desk = EmailDesk(self.data)
         try:
             header = load_save(path).header  # schema and chain only: which game is it?
-            copy = local_copy(self.pbem_folder(), header)
-            known: SavedGame | None = load_save(copy) if copy.is_file() else None
-            move = open_move(path, known, self._me(header, ask=confirm))
+        except (SaveFormatError, OSError) as error:
+            self._warn("Open e-mail move", f"This move was not loaded:\n{error}")
+            return None
+        me = self._me(header, ask=confirm)
+        if me is None and confirm:  # "Which player are you?" cancelled: nothing changes
+            self._status("The e-mail move was not loaded.")
+            return None
+        try:
+            move = desk.receive(path, me)
         except (PbemError, SaveFormatError, OSError, KeyError) as error:
             self._warn("Open e-mail move", f"This move was not loaded:\n{error}")
             return None
@@ -415,12 +424,16 @@ class FileActions(QObject):
             if dialog.exec() != ReceivedMoveDialog.DialogCode.Accepted:
                 return None
         saved = move.opened.saved
-        self.session.new_game(game_setup(saved.header), [dict(a) for a in saved.actions])
+        known = move.known
+        tree = self._merged_tree(move)
+        self.session.new_game(game_setup(saved.header), [dict(a) for a in saved.actions], tree)
         self.session.source = str(path)
         self.path = None  # "Save" asks: the mail file is not yours to overwrite
         try:
-            self.pbem_folder().mkdir(parents=True, exist_ok=True)
-            save_game(copy, saved.header, saved.actions, saved.state_digest,
+            from desk18xx.io.study import LINE_CURRENT, study_section
+
+            desk.keep(move, study=study_section(saved.header, self.session.tree,
+                                                line=LINE_CURRENT),
                       notes=known.notes if known is not None else None)  # yours, not theirs
         except (OSError, ValueError) as error:
             self._status(f"Could not keep a copy of this game: {error}")
@@ -429,6 +442,30 @@ class FileActions(QObject):
         self._status(f"{move.history.message()}{outlined}")
         self.what_happened.emit(list(move.changed_hexes), list(move.route_hexes))
         return move
+
+    def _merged_tree(self, move: ReceivedMove) -> VariationTree | None:
+        """Your history tree of this game with the received line as its main line:
+        the tree on screen when it is this game, else the one in your copy; None
+        (made from the file) when you have neither. Names, notes, marks survive."""
+        saved = move.opened.saved
+        base: VariationTree | None = None
+        if self.session.has_game and self.session.setup is not None and \
+                header_of(self.session.setup).identity() == saved.header.identity():
+            base = self.session.tree
+        elif move.known is not None and move.known.study is not None:
+            from desk18xx.io.study import study_of
+
+            try:
+                base = study_of(move.known, "your copy").tree
+            except _LOAD_ERRORS:
+                base = None
+        if base is None:
+            return None
+        from desk18xx.engine.log import effective_actions
+
+        merged = base.copy()
+        merged.merge_line(effective_actions(saved.actions))
+        return merged
 
     # -- 18xx.games ---------------------------------------------------------------------------
     def import_export(self, path: str | None = None, out: str | None = None) -> bool:
