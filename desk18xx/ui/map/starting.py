@@ -19,8 +19,9 @@ def corporation_marks(data: TitleData, kind: MarkKind = MarkKind.TOKEN) -> dict[
     """A mark per corporation, coloured as on its charter."""
     out = {}
     for corp in data.corporations:
-        text = corp.text_color or style.text_color_for(corp.color)
-        out[corp.sym] = Mark(corp.sym, corp.color, text, kind)
+        fill = style.company_fill(data.id, corp.sym, corp.color)  # distinct (issue 18)
+        text = (corp.text_color if fill == corp.color else None) or style.text_color_for(fill)
+        out[corp.sym] = Mark(corp.sym, fill, text, kind)
     return out
 
 
