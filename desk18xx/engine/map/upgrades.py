@@ -50,6 +50,9 @@ class TrackRules:
     """Every stub edge must be an exit of the tile laid (StubsAreRestricted)."""
     max_exits: str | None = None
     """``"cities"``, ``"unlabeled_cities"`` or None (TILE_UPGRADES_MUST_USE_MAX_EXITS)."""
+    max_exits_plain: frozenset[Color] = frozenset()
+    """Colours in which a plain-track tile (no city, no town) must also have the
+    most exits that fit (1822CA RB 5.7.35: grey #60 before #169)."""
     border_costs: str = "both_sides"
     """``"both_sides"``: a river is paid once when track meets from both sides
     (generic engine, 1867); ``"each_side"``: every tile pointing at it pays (1822)."""
@@ -295,17 +298,16 @@ def legal_tiles(
         if rots:
             out[name] = rots
     st = board.hex(hex_id)
-    if _max_exits_applies(st, rules):
-        best: dict[Color, int] = {}
-        for name in out:
-            t = board.tile_def(name)
-            best[t.color] = max(best.get(t.color, 0), len(t.exits))
-        out = {
-            n: r
-            for n, r in out.items()
-            if len(board.tile_def(n).exits) == best[board.tile_def(n).color]
-        }
-    return out
+    best: dict[Color, int] = {}
+    for name in out:
+        t = board.tile_def(name)
+        best[t.color] = max(best.get(t.color, 0), len(t.exits))
+    return {
+        n: r
+        for n, r in out.items()
+        if not _max_exits_applies(st, rules, board.tile_def(n))
+        or len(board.tile_def(n).exits) == best[board.tile_def(n).color]
+    }
 
 
 def layable_hexes(
@@ -336,9 +338,14 @@ def layable_hexes(
     return out
 
 
-def _max_exits_applies(st: HexState, rules: TrackRules) -> bool:
+def _max_exits_applies(st: HexState, rules: TrackRules, tile: TileDef | None = None) -> bool:
+    """The most-exits rule applies to laying ``tile`` on ``st`` (any tile when None:
+    on plain track then wherever ``max_exits_plain`` names a colour)."""
     if not st.geo.city_nodes:
-        return False
+        if st.geo.town_nodes or not rules.max_exits_plain:
+            return False
+        return tile is None or (tile.color in rules.max_exits_plain
+                                and not tile.cities and not tile.towns)
     if rules.max_exits == "cities":
         return True
     return rules.max_exits == "unlabeled_cities" and st.tile.label is None
@@ -405,7 +412,7 @@ def check_tile_lay(
         )
     if why is not None:
         raise IllegalAction(why)
-    if not special and _max_exits_applies(st, rules) and _more_exits_fit(
+    if not special and _max_exits_applies(st, rules, tile) and _more_exits_fit(
         board, hex_id, tile, rules, reach
     ):
         legal = legal_tiles(board, hex_id, [tile.color], rules, reach)

@@ -121,6 +121,9 @@ class G1822CA(Game):
         """Recorded routes that our route model rejects or prices differently."""
         self.track_rules = TrackRules(
             max_exits="unlabeled_cities", border_costs="each_side",
+            # RB 5.7.35: grey plain track too (#60 before #169); 18xx.games: cities only.
+            max_exits_plain=frozenset() if self.config.compat_18xxgames
+            else frozenset({Color.GRAY}),
             fixed_rotations=dict(self.rules.big_city_rotations),
             forbidden_upgrades={k: frozenset({v})
                                 for k, v in self.rules.big_city_illegal_upgrades.items()},

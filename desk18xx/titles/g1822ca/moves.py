@@ -401,6 +401,11 @@ def _some_tiles(game: G1822CA, hex_id: str, colors: list[Color], edges: frozense
             out[name] = rotations
             if len(out) >= TILES_PER_HEX:
                 break
+    ruled = [c for c in colors if c in game.track_rules.max_exits_plain]
+    if ruled and not board.hex(hex_id).geo.town_nodes:
+        # rulebook mode, RB 5.7.35: a plain grey tile only with the most exits that fit
+        best = legal_tiles(board, hex_id, ruled, game.track_rules, edges)
+        out = {n: r for n, r in out.items() if board.tile_def(n).color not in ruled or n in best}
     return out
 
 
