@@ -7,7 +7,9 @@ settings agree (docs/save-format.md, "Autosave and crash recovery"):
   folder (``~/.local/share/desk18xx``, ``%APPDATA%\\desk18xx``,
   ``~/Library/Application Support/desk18xx``); never the install folder.
 - `autosave_dir`: ``<data>/autosave`` (markers and autosaves).
-- `pbem_dir`: ``<data>/pbem`` (your copy of each e-mail game).
+- `pbem_dir`: ``<data>/pbem`` (your copy of each e-mail game, the keys you
+  pinned for the other players).
+- `keys_dir`: ``<data>/keys`` (the local players' private signing keys).
 - `settings_file`: ``<data>/settings.ini`` (window layout, PBEM choices; the
   UI opens it with ``QSettings(path, IniFormat)``).
 """
@@ -23,6 +25,7 @@ from typing import Final
 APP_FOLDER: Final = "desk18xx"
 AUTOSAVE_FOLDER: Final = "autosave"
 PBEM_FOLDER: Final = "pbem"
+KEYS_FOLDER: Final = "keys"
 SETTINGS_FILE: Final = "settings.ini"
 
 
@@ -68,10 +71,15 @@ def pbem_dir(data: Path | None = None) -> Path:
     return (data_dir() if data is None else data) / PBEM_FOLDER
 
 
+def keys_dir(data: Path | None = None) -> Path:
+    """Where the local players' signing keys are kept (`desk18xx.io.signing.KeyStore`)."""
+    return (data_dir() if data is None else data) / KEYS_FOLDER
+
+
 def settings_file(data: Path | None = None) -> Path:
     """The settings file (INI) of the app."""
     return (data_dir() if data is None else data) / SETTINGS_FILE
 
 
-__all__ = ["APP_FOLDER", "AUTOSAVE_FOLDER", "PBEM_FOLDER", "SETTINGS_FILE", "autosave_dir",
-           "data_dir", "pbem_dir", "settings_file"]
+__all__ = ["APP_FOLDER", "AUTOSAVE_FOLDER", "KEYS_FOLDER", "PBEM_FOLDER", "SETTINGS_FILE",
+           "autosave_dir", "data_dir", "keys_dir", "pbem_dir", "settings_file"]

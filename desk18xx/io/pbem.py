@@ -29,6 +29,7 @@ from desk18xx.engine.digest import board_summary, changed_hexes
 from desk18xx.engine.game import Game
 from desk18xx.engine.log import RawAction
 from desk18xx.engine.narration import who
+from desk18xx.io.paths import keys_dir, pbem_dir
 from desk18xx.io.replaying import OpenedSave, new_game, open_save, replay_log
 from desk18xx.io.savechain import canonical_json
 from desk18xx.io.savefile import SavedGame, SaveFormatError, SaveHeader, load_save, save_game
@@ -488,8 +489,6 @@ def game_stable_identity(header: SaveHeader) -> str:
                            header.variant, header.options)
 
 
-KEYS_FOLDER = "keys"
-"""Under the user data folder: the local players' private keys."""
 _INDEX = "identities.json"
 """In the copies folder: file name of each copy -> its stable identity."""
 
@@ -508,8 +507,8 @@ class EmailDesk:
 
     def __init__(self, data: str | Path) -> None:
         self.data = Path(data)
-        self.folder = self.data / "pbem"
-        self.keys = KeyStore(self.data / KEYS_FOLDER)
+        self.folder = pbem_dir(self.data)
+        self.keys = KeyStore(keys_dir(self.data))
 
     # -- where things are -------------------------------------------------------------
     def copy_path(self, header: SaveHeader) -> Path:
@@ -617,7 +616,7 @@ class EmailDesk:
             raise OlderFileError(
                 f"{path}: this file is older than your copy: it ends at action {last} "
                 f"({_text_at(move, last - 1)}); your copy goes on to action {ours} "
-                f"({entry_text(known.actions[-1])}). It was not loaded; your copy is kept.")
+                f"({entry_text(known.actions[-1], names)}). It was not loaded; your copy is kept.")
         if known is not None:
             self._refuse_taken_back(path, known, move)
         if saved.signatures is None:
@@ -644,12 +643,15 @@ class EmailDesk:
         if not yours:
             return
         for other in self.others_like(move.opened.saved.header):
-            i = yours[0]
+            check = compare_history(other.actions, move.opened.saved.actions)
+            i = yours[0] if check.first_difference is None else check.first_difference
+            differs = "" if check.first_difference is None else \
+                f"; its history differs from your copy from action {i + 1} on"
             raise ChangedIdentityError(
-                f"{path}: this file changes the identity of your game "
-                f"({_setup_text(other.header)} -> {_setup_text(move.opened.saved.header)}) "
-                f"and its history differs from your copy: action {i + 1} "
-                f"({_text_at(move, i)}) is {names.get(move.signers[i] or '', '?')}'s. "
+                f"{path}: this file is your game under a changed identity "
+                f"({_setup_text(other.header)} -> {_setup_text(move.opened.saved.header)})"
+                f"{differs}: action {i + 1} ({_text_at(move, i)}) is "
+                f"{names.get(move.signers[i] or '', '?') if i < len(move.signers) else '?'}'s. "
                 "Refused; your copy is kept.")
 
     def _refuse_taken_back(self, path: str | Path, known: SavedGame, move: ReceivedMove

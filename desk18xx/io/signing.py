@@ -373,9 +373,11 @@ def sign_entries(setup: Mapping[str, Any], actions: Sequence[RawAction],
     return out
 
 
-def entry_text(entry: RawAction) -> str:
-    """A short text for an entry without a game: its type and entity."""
-    return f"{str(entry.get('type'))[:40]} by {str(entry.get('entity'))[:40]}"
+def entry_text(entry: RawAction, names: Mapping[str, str] | None = None) -> str:
+    """A short text for an entry without a game: its type and who (`names`: id -> name)."""
+    entity = str(entry.get("entity"))[:40]
+    kind = str(entry.get("type"))[:40].replace("_", " ")
+    return f"{kind} by {(names or {}).get(entity, entity)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,14 +419,15 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
     def name(pid: str | None) -> str:
         return "?" if pid is None else names.get(pid, pid)
 
-    for pid, key in signatures.keys.items():
+    def changed_key(pid: str) -> str | None:
         known = local.get(pid) or pins.get(pid)
-        if known is not None and known != key:
-            whose = "your key" if pid in local else f"the key you have for {name(pid)}"
-            raise SignatureError(
-                f"the file has a key for {name(pid)} (fingerprint {fingerprint(key)}) that is "
-                f"not {whose} ({fingerprint(known)}): refused, nothing was changed",
-                None, pid)
+        key = signatures.keys[pid]
+        if known is None or known == key:
+            return None
+        whose = "your key" if pid in local else f"the key you have for {name(pid)}"
+        return (f"a key for {name(pid)} (fingerprint {fingerprint(key)}) that is not {whose} "
+                f"({fingerprint(known)}): refused, nothing was changed")
+
     chain = move_chain(setup, actions)
     signed = 0
     for i, link in enumerate(chain):
@@ -437,12 +440,15 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
             holder = want if want is not ANYONE else None
             if holder is None or holder in signatures.keys or holder in pins or \
                     holder in local:
-                who = f"{name(holder)}'s" if holder is not None else "an"
-                raise SignatureError(f"{what} is {who} move but carries no signature "
-                                     f"{'' if holder is None else 'by ' + name(holder)}"
-                                     .rstrip() + ": refused", i, holder)
+                raise SignatureError(
+                    f"{what} carries no signature: refused" if holder is None else
+                    f"{what} is {name(holder)}'s move but carries no signature by "
+                    f"{name(holder)}: refused", i, holder)
             continue
         by, sig = move
+        problem = changed_key(by)
+        if problem is not None:
+            raise SignatureError(f"{what} is signed by {problem}", i, by)
         if want is not ANYONE and by != want:
             raise SignatureError(f"{what} is {name(want)}'s move but is signed by {name(by)}: "
                                  "refused", i, want)
@@ -451,6 +457,10 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
                                  "move or the history before it was changed after it was "
                                  "signed, or signed by another key): refused", i, by)
         signed += 1
+    for pid in signatures.keys:  # a key no move uses
+        problem = changed_key(pid)
+        if problem is not None:
+            raise SignatureError(f"the file has {problem}", None, pid)
     if actions and signatures.moves and signatures.moves[-1] is None:
         last = len(actions) - 1
         raise SignatureError(f"action {last + 1} ({texts[last] if last < len(texts) else ''}) "

@@ -307,13 +307,18 @@ class FileActions(QObject):
 
     def _me(self, header: SaveHeader, ask: bool = True, default: str | None = None,
             again: bool = False) -> str | None:
-        from desk18xx.io.pbem import game_identity
+        """Which player you are in this e-mail game: remembered per game and per
+        title and players (a sender who changes the seed or the spelling of a name
+        does not make you someone else); asked when unknown (None if cancelled)."""
+        from desk18xx.io.pbem import game_identity, game_stable_identity
 
-        key = f"pbem/{game_identity(header)}"
-        stored = self._settings().value(key)
+        keys = (f"pbem/{game_identity(header)}", f"pbem-players/{game_stable_identity(header)}")
         ids = [p.id for p in header.players]
-        if isinstance(stored, str) and stored in ids and not again:
-            return stored
+        settings = self._settings()
+        for key in keys:
+            stored = settings.value(key)
+            if isinstance(stored, str) and stored in ids and not again:
+                return stored
         if not ask:
             return None
         names = [p.name for p in header.players]
@@ -324,7 +329,7 @@ class FileActions(QObject):
         if not ok:
             return None
         me = ids[names.index(name)]
-        self._settings().setValue(key, me)
+        self.set_me(header, me)
         return me
 
     def choose_me(self) -> str | None:
@@ -353,9 +358,11 @@ class FileActions(QObject):
 
     def set_me(self, header: SaveHeader, player: str) -> None:
         """Remember which player you are in a PBEM game."""
-        from desk18xx.io.pbem import game_identity
+        from desk18xx.io.pbem import game_identity, game_stable_identity
 
-        self._settings().setValue(f"pbem/{game_identity(header)}", player)
+        settings = self._settings()
+        settings.setValue(f"pbem/{game_identity(header)}", player)
+        settings.setValue(f"pbem-players/{game_stable_identity(header)}", player)
 
     def save_for_email(self, folder: str | None = None) -> MailMove | None:
         """Write the file to attach and show the mail text."""

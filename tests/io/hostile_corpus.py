@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from desk18xx.engine.actions import action_from_dict
 from desk18xx.engine.game import Game
 from desk18xx.engine.variations import tree_from_log
 from desk18xx.io import yamlio
@@ -65,6 +66,10 @@ class Case:
     """empty, truncated, binary, types, values, huge, special, edited, study, pbem, …"""
     valid: bool = False
     """A control that every reader must accept (the corpus is refused otherwise)."""
+    receiver: Path | None = None
+    """For an e-mail move: the receiver's data folder (keys, copies, pins)."""
+    me: str | None = None
+    """For an e-mail move: the receiver's player id."""
 
 
 @dataclass(slots=True)
@@ -435,11 +440,224 @@ def study_cases(folder: Path, base: Base) -> list[Case]:
     return cases
 
 
+PBEM_HEADER = SaveHeader("1867", (SavedPlayer("1", "Ann"), SavedPlayer("2", "Bob"),
+                                  SavedPlayer("3", "Cy")), seed=11)
+PBEM_NAMES = {p.id: p.name for p in PBEM_HEADER.players}
+
+
+def play_turn(game: Game, me: str, raw: list[dict[str, Any]], rng: random.Random) -> int:
+    """`me` plays random legal moves until someone else must act; returns how many."""
+    from desk18xx.engine.actions import Pass
+    from desk18xx.io.transfer import acting_player
+
+    played = 0
+    while not game.finished and acting_player(game) == me:
+        moves = game.legal_moves(rng)
+        others = [m for m in moves if not isinstance(m, Pass)]
+        move = rng.choice(others) if others and rng.random() > 0.3 else rng.choice(moves)
+        game.process(move)
+        raw.append({**move.to_dict(), "id": len(raw) + 1})
+        played += 1
+    return played
+
+
+@dataclass(slots=True)
+class PbemWorld:
+    """Ann, Bob and Cy playing 1867 by signed e-mail, each with their own data folder
+    (keys, copies, pins), stopped when a file reaches Ann (`good`, not yet opened)."""
+
+    data: dict[str, Path]
+    """Player id -> that player's data folder."""
+    raw: list[dict[str, Any]]
+    """The log of `good`."""
+    good: Path
+    sender: str
+    older: Path
+    """A file Ann received before (older than her copy)."""
+    ann_known: int
+    """Entries in Ann's copy."""
+
+
+def pbem_world(folder: Path, seed: int = 4) -> PbemWorld:
+    """Play until the file reaching Ann holds new moves by both Bob and Cy."""
+    from desk18xx.io.pbem import EmailDesk
+    from desk18xx.io.transfer import acting_player
+
+    data = {pid: folder / f"pbem-data-{name.lower()}" for pid, name in PBEM_NAMES.items()}
+    desks = {pid: EmailDesk(path) for pid, path in data.items()}
+    from desk18xx.io.pbem import game_identity, game_stable_identity
+
+    for pid, path in data.items():  # "which player are you?", as the app remembers it
+        path.mkdir(parents=True, exist_ok=True)
+        (path / "settings.ini").write_text(
+            f"[pbem]\n{game_identity(PBEM_HEADER)}={pid}\n\n"
+            f"[pbem-players]\n{game_stable_identity(PBEM_HEADER)}={pid}\n", encoding="utf-8")
+    mail = folder / "pbem-mail"
+    mail.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    game, raw = new_game(PBEM_HEADER), []
+    sender = acting_player(game) or "1"
+    play_turn(game, sender, raw, rng)
+    sent = desks[sender].send(mail, PBEM_HEADER, raw, digest_of(game), sender)
+    older: Path | None = None
+    ann_known = 0
+    for _ in range(200):
+        receiver = acting_player(game) or ""
+        move = desks[receiver].receive(sent.path, receiver)
+        if receiver == "1" and older is not None and ann_known:
+            if {"2", "3"} <= set(move.signers[ann_known:]):
+                good = folder / "pbem-good.d18xx"
+                good.write_bytes(sent.path.read_bytes())
+                return PbemWorld(data, list(raw), good, sender, older, ann_known)
+        desks[receiver].keep(move)
+        if receiver == "1":
+            kept = folder / "pbem-older.d18xx"
+            kept.write_bytes(sent.path.read_bytes())
+            older, ann_known = kept, len(raw)
+        play_turn(game, receiver, raw, rng)
+        sent = desks[receiver].send(mail, PBEM_HEADER, raw, digest_of(game), receiver)
+        sender = receiver
+    raise AssertionError("no file with moves of both Bob and Cy reached Ann")
+
+
+def _signed(path: Path) -> tuple[dict[str, Any], Any]:
+    """The document of a signed file and its parsed signatures."""
+    from desk18xx.io.signing import parse_signatures
+
+    document = yamlio.load(path.read_text(encoding="utf-8"))
+    sigs = parse_signatures(document["signatures"], str(path), len(document["actions"]),
+                            list(PBEM_NAMES))
+    return document, sigs
+
+
+def _write_signed(header: SaveHeader, actions: list[dict[str, Any]], digest: str,
+                  sigs: Any) -> str:
+    return dump_save(header, actions, digest, signatures=sigs.to_data())
+
+
+def _resign(header: SaveHeader, actions: list[dict[str, Any]], sigs: Any, index: int,
+            by: str, key: Any) -> None:
+    """Sign entry `index` as `by` with `key` (a `LocalKey`) over the current chain."""
+    from desk18xx.io.signing import move_chain, move_message
+
+    chain = move_chain(header.setup_mapping(), actions)
+    sigs.moves[index] = (by, key.sign(move_message(by, index, chain[index])))
+
+
 def pbem_cases(folder: Path, base: Base) -> list[Case]:
-    """Placeholder for signed e-mail moves (re-signed by the wrong key, a move for
-    another player, an older file than your copy, a changed identity): the signing
-    work adds its makers to `MAKERS`; plain verification cannot tell these apart."""
-    return []
+    """Signed e-mail moves reaching Ann, who has her copy, her key and the keys she
+    pinned (in ``pbem-data-ann``, `Case.receiver`): one good file, and a rewrite
+    under a changed identity (a trailing space, another seed), a move signed by
+    another player, an older file, a wrong key, re-signed by the wrong key,
+    edited and re-chained, unsigned, her own key replaced, a stripped signature,
+    a malformed section. Plain verification accepts most of them: only the
+    receive path (`EmailDesk.receive`) can tell."""
+    from desk18xx.io.pbem import EmailDesk
+    from desk18xx.io.signing import KeyStore
+    from desk18xx.io.transfer import acting_player, controller, header_player
+
+    cases: list[Case] = []
+    world = pbem_world(folder)
+    ann = world.data["1"]
+
+    def write(name: str, content: str | bytes, *, valid: bool = False) -> None:
+        path = folder / name
+        path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+        cases.append(Case(name, path, "pbem", valid, receiver=ann, me="1"))
+
+    cases.append(Case(world.good.name, world.good, "pbem", True, receiver=ann, me="1"))
+    cases.append(Case(world.older.name, world.older, "pbem", receiver=ann, me="1"))
+    header, raw = PBEM_HEADER, world.raw
+    document, sigs = _signed(world.good)
+    game = new_game(header)
+    owners: list[str | None] = []
+    for entry in raw:
+        owners.append(header_player(game, controller(game, str(entry["entity"]))))
+        game.process(action_from_dict(entry))
+    digest = digest_of(game)
+    sender = world.sender
+    third = next(p for p in ("2", "3") if p != sender)
+    theirs = max(i for i in range(world.ann_known, len(raw)) if owners[i] == third)
+    forger = KeyStore(folder / "pbem-forger-keys")
+
+    # a move for Ann (whose turn it is), signed by the sender
+    rng = random.Random(1)
+    extra = list(raw)
+    more = new_game(header)
+    for entry in raw:
+        more.process(action_from_dict(entry))
+    assert acting_player(more) == "1"
+    move = more.legal_moves(rng)[0]
+    extra.append({**move.to_dict(), "id": len(extra) + 1})
+    more.process(move)
+    other = type(sigs)(dict(sigs.keys), list(sigs.moves) + [None])
+    sender_key = KeyStore(world.data[sender] / "keys").key_for(PBEM_NAMES[sender])
+    _resign(header, extra, other, len(extra) - 1, sender, sender_key)
+    write("pbem-move-for-another-player.d18xx",
+          _write_signed(header, extra, digest_of(more), other))
+
+    # a wrong key: the third player's move re-signed by a key the forger made for them
+    wrong = type(sigs)(dict(sigs.keys), list(sigs.moves))
+    fake = forger.key_for(PBEM_NAMES[third])
+    wrong.keys[third] = fake.public
+    for i in range(len(raw)):
+        if wrong.moves[i] is not None and wrong.moves[i][0] == third:
+            _resign(header, raw, wrong, i, third, fake)
+    write("pbem-wrong-key.d18xx", _write_signed(header, raw, digest, wrong))
+
+    # an edit (the third player's move gets another id), re-chained and re-signed by the
+    # sender's own key in the sender's name
+    edited = [dict(a) for a in raw]
+    edited[theirs]["id"] = 9000 + theirs
+    resigned = type(sigs)(dict(sigs.keys), list(sigs.moves))
+    for i in range(theirs, len(edited)):
+        if resigned.moves[i] is not None:
+            _resign(header, edited, resigned, i, sender if i == theirs else resigned.moves[i][0],
+                    sender_key)
+    write("pbem-resigned-by-the-wrong-key.d18xx",
+          _write_signed(header, edited, digest, resigned))
+
+    # the same edit, re-chained, with the signatures left as they were
+    write("pbem-edited-rechained.d18xx", _write_signed(header, edited, digest, sigs))
+
+    # no signatures at all
+    write("pbem-unsigned.d18xx", dump_save(header, raw, digest))
+
+    # one of the third player's new moves without its signature
+    stripped = type(sigs)(dict(sigs.keys), list(sigs.moves))
+    stripped.moves[theirs] = None
+    write("pbem-signature-removed.d18xx", _write_signed(header, raw, digest, stripped))
+
+    # Ann's own key replaced and her moves re-signed by the forger
+    as_ann = type(sigs)(dict(sigs.keys), list(sigs.moves))
+    fake_ann = forger.key_for("Ann")
+    as_ann.keys["1"] = fake_ann.public
+    for i in range(len(raw)):
+        if as_ann.moves[i] is not None and as_ann.moves[i][0] == "1":
+            _resign(header, raw, as_ann, i, "1", fake_ann)
+    write("pbem-own-key-replaced.d18xx", _write_signed(header, raw, digest, as_ann))
+
+    # a malformed section: one signature too few
+    short = dict(document)
+    short["signatures"] = {**document["signatures"],
+                           "moves": document["signatures"]["moves"][:-1]}
+    write("pbem-signatures-short.d18xx", yamlio.dump(short))
+
+    # the history rewritten from the start, sent under a changed identity (a trailing
+    # space in Ann's name; another seed), signed by the sender where he can
+    for label, changed in (("name-space", SaveHeader(header.title, (
+            SavedPlayer("1", "Ann "), *header.players[1:]), header.seed)),
+            ("seed", SaveHeader(header.title, header.players, header.seed + 1))):
+        forged_game, forged = new_game(changed), []
+        rng = random.Random(99)
+        while len(forged) < len(raw) and not forged_game.finished:
+            play_turn(forged_game, acting_player(forged_game) or "", forged, rng)
+        scratch = folder / f"pbem-forger-{label}"
+        scratch.mkdir()
+        sent = EmailDesk(world.data[sender]).send(scratch, changed, forged,
+                                                  digest_of(forged_game), sender)
+        write(f"pbem-rewrite-{label}.d18xx", sent.path.read_bytes())
+    return cases
 
 
 MAKERS: list[Maker] = [control_cases, empty_cases, truncated_cases, binary_cases, type_cases,

@@ -32,7 +32,10 @@ COMMANDS = ("verify", "replay", "import")
 ACCEPTED = {("good.d18xx", "verify"), ("good.d18xx", "replay"),
             ("good-study.d18xx", "verify"), ("good-study.d18xx", "replay"),
             ("good.json", "import")}
-"""The control runs that must succeed (exit 0); every other run must be refused (exit 1)."""
+"""The control runs that must succeed (exit 0); every other run must be refused (exit 1),
+except the signed e-mail moves (group ``pbem``): valid saves that only the receive path
+can refuse (tests/io/test_pbem_signing.py, tests/ui/test_hostile_open.py); here they must
+be read or refused cleanly."""
 
 
 def located(path: Path, message: str) -> bool:
@@ -102,7 +105,7 @@ def test_no_file_crashes_hangs_or_changes_anything(tmp_path: Path) -> None:
             must_accept = (case.name, command) in ACCEPTED
             if code == 0:
                 counts["accepted"] += 1
-                if not must_accept:
+                if not must_accept and case.group != "pbem":
                     problems.append(f"{case.name} {command}: accepted a bad file")
                 continue
             counts["refused"] += 1

@@ -7,7 +7,11 @@ limit. A bad file must be refused with one dialog that names the file and the
 place in it, and nothing may open half-way: the game on screen stays the same
 object with the same actions. A save that this version's rules stop at an
 action may instead be offered at its last legal action (the question names the
-action); here the user declines. A save whose actions are all legal but reach
+action); here the user declines. The signed e-mail moves (group ``pbem``) reach Ann,
+whose data folder (her key, her copy, the keys she pinned) is generated with them:
+through Open e-mail move each is refused naming the action and the player, except the
+good one (opened from a copy of her folder); through Open they are ordinary saves. A
+save whose actions are all legal but reach
 another position than recorded opens with a note (`NOTED`); an e-mail move is
 read without its study section (only its ``actions`` are used). The good
 controls must open. Counted as in
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -39,7 +44,7 @@ pytestmark = [pytest.mark.gui, pytest.mark.slow,
 
 PATHS = ("open", "email", "import")
 MUST_OPEN = {("good.d18xx", "open"), ("good-study.d18xx", "open"), ("good.json", "open"),
-             ("good.json", "import"), ("good.d18xx", "email")}
+             ("good.json", "import"), ("good.d18xx", "email"), ("pbem-good.d18xx", "email")}
 """The control opens that must succeed; every other open must be refused."""
 
 NOTED = {("rechain-price.d18xx", "open")}
@@ -74,6 +79,7 @@ def test_no_file_crashes_hangs_or_half_opens_the_app(
     session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=9))
     window = show_window(session)
     files = window.files
+    own_data = files.data
     counts: Counter[str] = Counter()
     problems: list[str] = []
     for case in cases:
@@ -81,6 +87,12 @@ def test_no_file_crashes_hangs_or_half_opens_the_app(
             game, actions, source = session.game, len(session.actions()), session.source
             dialogs.clear()
             target = out / f"{case.name}.d18xx"
+            files.data = own_data
+            if how == "email" and case.receiver is not None:
+                files.data = case.receiver
+                if case.valid:  # accepting writes Ann's copy: use a copy of her folder
+                    files.data = tmp_path / f"accept-{case.name}"
+                    shutil.copytree(case.receiver, files.data, dirs_exist_ok=True)
             try:
                 with time_limit(CALL_LIMIT_S):
                     if how == "open":
@@ -106,6 +118,8 @@ def test_no_file_crashes_hangs_or_half_opens_the_app(
                     counts["opened with a note"] += 1
                 elif how == "email" and case.group in ("study", "control"):
                     counts["e-mail moves read without their study section"] += 1
+                elif how == "open" and case.group == "pbem":
+                    counts["signed e-mail moves opened as saves"] += 1
                 elif (case.name, how) not in MUST_OPEN:
                     problems.append(f"{case.name} {how}: opened a bad file ({dialogs}, {note})")
                 continue
@@ -119,6 +133,11 @@ def test_no_file_crashes_hangs_or_half_opens_the_app(
                 problems.append(f"{case.name} {how}: the dialog names no place: {dialogs[0]}")
             if dialogs and dialogs[0][0] == "question":
                 counts["offered at the last legal action"] += 1
+            if how == "email" and case.group == "pbem":
+                counts["e-mail moves refused"] += 1
+                if dialogs and not re.search(r"action \d+ \(.+\)|signatures", dialogs[0][1]):
+                    problems.append(f"{case.name} email: the refusal names no action: "
+                                    f"{dialogs[0]}")
             if session.game is not game or len(session.actions()) != actions \
                     or session.source != source:
                 counts["half-open"] += 1
@@ -133,7 +152,9 @@ def test_no_file_crashes_hangs_or_half_opens_the_app(
                f"legal action), {counts['opened']} opened ({counts['opened with a note']} "
                "with a note that the position differs, "
                f"{counts['e-mail moves read without their study section']} e-mail moves read "
-               f"without their study section); tracebacks {counts['tracebacks']}, "
+               f"without their study section, {counts['signed e-mail moves opened as saves']} "
+               f"signed e-mail moves opened as saves), {counts['e-mail moves refused']} hostile "
+               f"e-mail moves refused; tracebacks {counts['tracebacks']}, "
                f"hangs {counts['hangs']}, half-open {counts['half-open']}, dialogs without a "
                f"place {counts['unlocated']}, files changed {len(changed)}")
     print(summary, file=sys.stderr)

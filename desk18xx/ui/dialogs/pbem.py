@@ -43,7 +43,7 @@ class ReceivedMoveDialog(QDialog):
             f"<b>{move.history.message()}</b><br>"
             f"{len(move.since_yours)} action{'' if len(move.since_yours) == 1 else 's'} "
             "since your last one (in bold). "
-            f"Next: <b>{next_name}</b>.")
+            f"Next: <b>{next_name}</b>.<br>{_signed_text(move, names)}")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         game = move.opened.game
@@ -57,6 +57,8 @@ class ReceivedMoveDialog(QDialog):
         self.events = QListWidget()
         bold = QFont()
         bold.setBold(True)
+        italic = QFont()
+        italic.setItalic(True)
         last: QListWidgetItem | None = None
         for event in move.events:
             who = names.get(event.player or "", "")
@@ -67,6 +69,10 @@ class ReceivedMoveDialog(QDialog):
                 item.setFont(bold)
                 last = last or item
             self.events.addItem(item)
+            for line in event.details:  # what followed, as the log dock tells it
+                detail = QListWidgetItem(f"        {line}")
+                detail.setFont(italic)
+                self.events.addItem(detail)
         layout.addWidget(self.events, 1)
         if last is not None:
             self.events.scrollToItem(last)
@@ -82,6 +88,17 @@ class ReceivedMoveDialog(QDialog):
         """Texts of the bold rows (the actions since your last one)."""
         return [self.events.item(i).text() for i in range(self.events.count())
                 if self.events.item(i).font().bold()]
+
+
+def _signed_text(move: ReceivedMove, names: Mapping[str, str]) -> str:
+    """What the signatures showed: how many were checked, keys seen for the first time."""
+    if move.signatures is None:
+        return "This file is not signed (written by an older desk18xx)."
+    text = f"{move.signatures.signed} signed moves checked."
+    if move.new_keys:
+        who = ", ".join(names.get(p, p) for p in move.new_keys)
+        text += f" First key seen for {who}: it is remembered from now on."
+    return text
 
 
 class MailDialog(QDialog):

@@ -1,0 +1,160 @@
+"""Signed e-mail moves: every hostile PBEM case is refused on receive, naming the action
+and the player, and nothing of the receiver's changes; keys, pins and the signature rules."""
+
+from __future__ import annotations
+
+import re
+import stat
+from pathlib import Path
+
+import pytest
+from hostile_corpus import PBEM_HEADER, fingerprint, pbem_cases
+
+from desk18xx.io.pbem import (
+    BadSignatureError,
+    ChangedIdentityError,
+    EmailDesk,
+    History,
+    OlderFileError,
+    UnsignedMoveError,
+)
+from desk18xx.io.savefile import SaveFormatError
+from desk18xx.io.signing import (
+    KeyStore,
+    Signatures,
+    check_signatures,
+    move_chain,
+    move_message,
+    normal_name,
+    stable_identity,
+    verify,
+)
+
+EXPECTED: dict[str, tuple[type[Exception], str]] = {
+    "pbem-older.d18xx": (OlderFileError, r"older than your copy: it ends at action \d+ \(.+\); "
+                         r"your copy goes on to action \d+ \(.+ by (Ann|Bob|Cy)\)"),
+    "pbem-move-for-another-player.d18xx": (BadSignatureError,
+                                           r"action \d+ \(Ann .+\) is Ann's move but is signed "
+                                           r"by (Bob|Cy)"),
+    "pbem-wrong-key.d18xx": (BadSignatureError, r"action \d+ \((Bob|Cy) .+\) is signed by a key "
+                             r"for (Bob|Cy) .* not the key you have for (Bob|Cy)"),
+    "pbem-resigned-by-the-wrong-key.d18xx": (BadSignatureError,
+                                             r"action \d+ \((Bob|Cy) .+\) is (Bob|Cy)'s move but "
+                                             r"is signed by (Bob|Cy)"),
+    "pbem-edited-rechained.d18xx": (BadSignatureError, r"action \d+ \(.+\): the signature of "
+                                    r"(Ann|Bob|Cy) does not match it"),
+    "pbem-unsigned.d18xx": (UnsignedMoveError, r"signatures: this file is not signed"),
+    "pbem-signature-removed.d18xx": (BadSignatureError, r"action \d+ \((Bob|Cy) .+\) is "
+                                     r"(Bob|Cy)'s move but carries no signature by (Bob|Cy)"),
+    "pbem-own-key-replaced.d18xx": (BadSignatureError, r"action \d+ \(Ann .+\) is signed by a "
+                                    r"key for Ann .* not your key"),
+    "pbem-signatures-short.d18xx": (SaveFormatError, r"signatures\.moves: has \d+ entries for "
+                                    r"\d+ actions"),
+    "pbem-rewrite-name-space.d18xx": (ChangedIdentityError,
+                                      r"your game under a changed identity \(1867, seed 11, Ann, "
+                                      r"Bob, Cy -> 1867, seed 11, Ann , Bob, Cy\).*action \d+ "
+                                      r"\(.+\) is Ann ?'s"),
+    "pbem-rewrite-seed.d18xx": (ChangedIdentityError, r"changed identity \(1867, seed 11, .* -> "
+                                r"1867, seed 12, .*action \d+ \(.+\) is Ann's"),
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:  # type: ignore[type-arg]
+    folder = tmp_path_factory.mktemp("pbem")
+    return folder, pbem_cases(folder, None)  # type: ignore[arg-type]
+
+
+def test_every_hostile_email_move_is_refused_naming_action_and_player(
+        corpus: tuple[Path, list]) -> None:  # type: ignore[type-arg]
+    folder, cases = corpus
+    assert {c.name for c in cases} == set(EXPECTED) | {"pbem-good.d18xx"}
+    before = fingerprint(folder)
+    refused = 0
+    for case in cases:
+        desk = EmailDesk(case.receiver)
+        if case.valid:
+            move = desk.receive(case.path, case.me)
+            assert move.history.kind is History.EXTENDS
+            assert move.signatures is not None and move.signatures.signed >= 3
+            continue
+        kind, pattern = EXPECTED[case.name]
+        with pytest.raises(kind) as caught:
+            desk.receive(case.path, case.me)
+        message = str(caught.value)
+        assert message.startswith(f"{case.path}: "), message
+        assert re.search(pattern, message), f"{case.name}: {message}"
+        assert "Traceback" not in message
+        refused += 1
+    assert refused == len(EXPECTED)
+    assert fingerprint(folder) == before  # nothing local changed, no file touched
+
+
+def test_the_good_move_is_kept_with_its_signatures_and_pins(
+        corpus: tuple[Path, list], tmp_path: Path) -> None:  # type: ignore[type-arg]
+    import shutil
+
+    _folder, cases = corpus
+    good = next(c for c in cases if c.valid)
+    data = tmp_path / "ann"
+    shutil.copytree(good.receiver, data)
+    desk = EmailDesk(data)
+    move = desk.receive(good.path, "1")
+    copy = desk.keep(move)
+    again = desk.receive(good.path, "1")  # the same file again: nothing new, still valid
+    assert again.history.kind is History.SAME
+    assert copy == desk.copy_path(PBEM_HEADER)
+    kept = desk.known(PBEM_HEADER)
+    assert kept is not None and kept.signatures is not None
+    assert set(desk.pins(PBEM_HEADER).load()) == {"1", "2", "3"}
+
+
+def test_keys_are_made_once_private_and_sign_what_they_claim(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path / "keys")
+    assert store.find("Ann") is None
+    key = store.key_for("Ann")
+    path = store.path_for("Ann")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert store.key_for(" ann ").public == key.public  # one key per player name
+    assert store.key_for("Bob").public != key.public
+    setup = PBEM_HEADER.setup_mapping()
+    actions = [{"type": "pass", "entity": "1", "id": 1}, {"type": "pass", "entity": "2", "id": 2}]
+    chain = move_chain(setup, actions)
+    signature = key.sign(move_message("1", 0, chain[0]))
+    assert verify(key.public, move_message("1", 0, chain[0]), signature)
+    assert not verify(key.public, move_message("1", 1, chain[1]), signature)  # not movable
+    assert not verify(key.public, move_message("2", 0, chain[0]), signature)
+    other = move_chain({**setup, "seed": 12}, actions)
+    assert not verify(key.public, move_message("1", 0, other[0]), signature)  # other game
+
+
+def test_stable_identity_ignores_seed_and_spelling_but_not_who_plays() -> None:
+    players = [("1", "Ann"), ("2", "Bob")]
+    assert normal_name("  Ann\u00a0 Smith ") == "ann smith"
+    assert stable_identity("1867", players) == stable_identity("1867", [("1", "ann "),
+                                                                      ("2", "BOB")])
+    assert stable_identity("1867", players) != stable_identity("1867", [("1", "Bob"),
+                                                                      ("2", "Ann")])
+    assert stable_identity("1867", players) != stable_identity("1822CA", players)
+
+
+def test_unsigned_moves_of_players_without_a_key_are_vouched_for_by_later_signatures(
+        tmp_path: Path) -> None:
+    ann = KeyStore(tmp_path).key_for("Ann")
+    setup = PBEM_HEADER.setup_mapping()
+    actions = [{"type": "pass", "entity": "2", "id": 1}, {"type": "pass", "entity": "1", "id": 2}]
+    chain = move_chain(setup, actions)
+    sigs = Signatures({"1": ann.public}, [None, ("1", ann.sign(move_message("1", 1, chain[1])))])
+    names = {"1": "Ann", "2": "Bob"}
+    check = check_signatures(setup, actions, ["2", "1"], sigs, {}, {}, names, ["a", "b"])
+    assert check.signed == 1 and check.new_pins == ("1",)
+    with pytest.raises(ValueError, match=r"action 1 \(a\) is Bob's move but carries no "
+                       "signature by Bob"):
+        check_signatures(setup, actions, ["2", "1"], sigs, {"2": ann.public}, {}, names,
+                         ["a", "b"])
+    # what the receiver already had may stay unsigned
+    check_signatures(setup, actions, ["2", "1"], sigs, {"2": ann.public}, {}, names, ["a", "b"],
+                     start=1)
+    with pytest.raises(ValueError, match="nobody vouches"):
+        check_signatures(setup, actions, ["2", "3"], Signatures({}, [None, None]),
+                         {}, {}, names, ["a", "b"])
