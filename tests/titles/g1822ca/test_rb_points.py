@@ -187,3 +187,23 @@ def test_two_operating_rounds_only_after_the_following_stock_round() -> None:
 def test_compat_two_operating_rounds_at_once() -> None:
     """18xx.games ``G1822::Game#next_round!`` reads the phase after the Choices round."""
     assert _phase_three_at_stock_round_end(compat=True).operating_rounds == 2
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_a_redemption_of_two_shares_costs_twice_the_price(compat: bool) -> None:
+    """RB 5.19.4: "the current price must be paid ... for each share that is redeemed";
+    the price does not move. (A trace "2 shares at $40 cost $60" was not reproduced: in
+    random games every redemption paid price times count; an action's whole cash change
+    also holds the income paid when the redemption ends the round; docs/rules-notes.md.)"""
+    from desk18xx.engine.state import POOL
+    from desk18xx.titles.g1822ca.shares import redeem_shares
+
+    game = _game(compat)
+    _float(game, "GT", 40)
+    game.shares["GT_1"].owner = game.shares["GT_2"].owner = POOL
+    game.transfer(BANK, "GT", 100)
+    before = dict(game.cash)
+    redeem_shares(game, "GT", ("GT_1", "GT_2"), None)
+    assert game.cash["GT"] == before["GT"] - 80 and game.cash[BANK] == before[BANK] + 80
+    assert game.price("GT") == 40
+    assert game.shares["GT_1"].owner == game.shares["GT_2"].owner == "GT"
