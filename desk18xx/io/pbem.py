@@ -690,10 +690,12 @@ class EmailDesk:
     def send(self, folder: str | Path, header: SaveHeader, actions: Sequence[RawAction],
              state_digest: str, me: str, *, local: Sequence[str] = (),
              notes: Mapping[str, str] | None = None,
-             study: Mapping[str, Any] | None = None) -> MailMove:
+             study: Mapping[str, Any] | None = None,
+             carried: SavedGame | None = None) -> MailMove:
         """Sign your moves (your key is made on first use) and write the file to
         attach, and your copy (with your `notes` and `study` tree, which the mail
-        file never carries).
+        file never carries). `carried`: another file of this game whose
+        signatures to keep (a received move opened with plain Open).
 
         Raises:
             ValueError: invalid header or actions; SaveFormatError: your copy
@@ -703,10 +705,17 @@ class EmailDesk:
         players = [p.id for p in header.players]
         signers = expected_signers(actions, acting, players)
         known = self.known(header)
-        previous = None
-        if known is not None and known.signatures is not None:
-            previous = parse_signatures(known.signatures, str(self.copy_path(header)),
-                                        len(known.actions), players)
+        previous: list[Signatures] = []
+        for source in (known, carried):
+            if source is not None and source.signatures is not None and \
+                    game_identity(source.header) == game_identity(header):
+                try:
+                    previous.append(parse_signatures(source.signatures, "(earlier file)",
+                                                     len(source.actions), players))
+                except SaveFormatError:
+                    if source is known:
+                        raise
+
         keys = self.local_keys(header, [me, *local], create=True)
         signed = sign_entries(header.setup_mapping(), actions, signers, previous, keys, me)
         path = Path(folder) / mail_file_name(header, game)

@@ -341,28 +341,32 @@ class Pins:
 # --- signing and checking --------------------------------------------------------------
 
 def sign_entries(setup: Mapping[str, Any], actions: Sequence[RawAction],
-                 signers: Sequence[str | None], previous: Signatures | None,
+                 signers: Sequence[str | None], previous: Signatures | Sequence[Signatures] | None,
                  local: Mapping[str, LocalKey], me: str | None) -> Signatures:
     """The signatures of a file to send.
 
-    Valid signatures of `previous` (a received or earlier file of this game) are
-    kept where the history is the same; every other entry is signed by its
-    expected signer when that player is local (`local`: player id -> key), an
-    entry anyone may sign by `me`. Other players' entries without a valid
+    Valid signatures of `previous` (received or earlier files of this game, the
+    first that holds wins) are kept where the history is the same; every other
+    entry is signed by its expected signer when that player is local (`local`:
+    player id -> key), an entry anyone may sign by `me`. Other players' entries without a valid
     signature stay unsigned: a receiver accepts that only for entries it already
     has, or of a player whose key is not in the game yet.
     """
     chain = move_chain(setup, actions)
-    out = Signatures(dict(previous.keys) if previous is not None else {})
-    for pid, key in local.items():
-        out.keys[pid] = key.public
-    old = previous.moves if previous is not None else []
+    earlier = [] if previous is None else \
+        [previous] if isinstance(previous, Signatures) else list(previous)
+    out = Signatures()
+    for sigs in reversed(earlier):
+        out.keys.update(sigs.keys)
+    out.keys.update({pid: key.public for pid, key in local.items()})
     for i, link in enumerate(chain):
         want = signers[i] if i < len(signers) else ANYONE
-        kept = old[i] if i < len(old) else None
-        if kept is not None and (want is ANYONE or kept[0] == want) and \
-                kept[0] in out.keys and verify(out.keys[kept[0]], move_message(kept[0], i, link),
-                                               kept[1]):
+        kept = next((m for sigs in earlier
+                     for m in [sigs.moves[i] if i < len(sigs.moves) else None]
+                     if m is not None and (want is ANYONE or m[0] == want)
+                     and sigs.keys.get(m[0]) == out.keys.get(m[0])
+                     and verify(sigs.keys[m[0]], move_message(m[0], i, link), m[1])), None)
+        if kept is not None:
             out.moves.append(kept)
             continue
         signer = want if want is not ANYONE else me

@@ -31,6 +31,7 @@ from desk18xx.engine.variations import Node, VariationTree
 from desk18xx.io.autosave import AutosaveSession, find_crashed
 from desk18xx.io.paths import PBEM_FOLDER, autosave_dir, data_dir, settings_file
 from desk18xx.io.savefile import (
+    SavedGame,
     SavedPlayer,
     SaveFormatError,
     SaveHeader,
@@ -386,9 +387,17 @@ class FileActions(QObject):
 
         raw = self.session.line.raw
         digest = digest_of(self.session.game)
+        carried: SavedGame | None = None  # a friend's file opened with plain Open
+        source = self.session.source
+        if source is not None and not _is_export(source):
+            try:
+                carried = load_save(source)
+            except (SaveFormatError, OSError):
+                carried = None
         try:
             study = study_section(header, self.session.tree, line=LINE_CURRENT)
-            mail = EmailDesk(self.data).send(folder, header, raw, digest, me, study=study)
+            mail = EmailDesk(self.data).send(folder, header, raw, digest, me, study=study,
+                                             carried=carried)
         except (OSError, ValueError) as error:
             self._warn("Save for e-mail", f"Cannot write the e-mail file: {error}")
             return None
