@@ -348,27 +348,91 @@ class TokenOffer(Offer):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TileLayOffer(Offer):
-    """Lay one of ``tiles`` (tile name -> rotations) on ``hex`` for ``cost``."""
+    """Lay one of ``tiles`` (tile name -> rotations) on ``hex`` for ``cost``.
+
+    ``refused`` names, for each tile of the supply a player could try here and may
+    not lay, the rule that forbids it ("Ottawa takes only its Y tiles: ..."); the
+    offer's own ``why_not`` is set when no tile may be laid on the hex now (the
+    hex was laid this turn, the company cannot pay...).  ``costs`` lists the lays
+    that cost more than ``cost`` (a river crossed at one rotation only)."""
 
     types: ClassVar[tuple[str, ...]] = (LayTile.type,)
     hex: str
     tiles: tuple[tuple[str, tuple[int, ...]], ...] = ()
     cost: int = 0
+    """What the cheapest lay costs (terrain, and a further lay's fee)."""
+    costs: tuple[tuple[str, int, int], ...] = ()
+    """(tile, rotation, cost) where a lay costs other than ``cost``."""
     second_lay: bool = False
+    """A further lay of the turn (1867: $20 and yellow only; 1822CA: yellow only)."""
+    refused: tuple[tuple[str, str], ...] = ()
+    """(tile, why not) for the tiles that do not go on this hex now."""
+    turned: tuple[tuple[str, int, str], ...] = ()
+    """(tile, rotation, why not) for rotations refused by a rule other than the fit
+    (a river crossing the company cannot pay)."""
+    copies: tuple[tuple[str, str], ...] = ()
+    """(tile, the supply copy id a move lays)."""
+    label: str = ""
+    """The hex as players name it (``"Ottawa (J12)"``)."""
 
     def concerns(self, action: Action) -> bool:
         return isinstance(action, LayTile) and action.hex == self.hex
 
+    @property
+    def where(self) -> str:
+        """The hex in players' words."""
+        return self.label or self.hex
+
+    def rotations(self, name: str) -> tuple[int, ...]:
+        """Rotations at which tile ``name`` may be laid (empty: not offered)."""
+        return dict(self.tiles).get(name, ())
+
+    def refusal(self, name: str) -> str | None:
+        """Why tile ``name`` may not be laid here now (None: it may, at some rotation)."""
+        if self.why_not is not None:
+            return self.why_not
+        if name in dict(self.tiles):
+            return None
+        why = dict(self.refused).get(name)
+        return why or f"tile {name} does not fit {self.where}"
+
+    def cost_of(self, name: str, rotation: int) -> int:
+        """What laying tile ``name`` at ``rotation`` costs."""
+        for tile, rot, cost in self.costs:
+            if tile == name and rot == rotation:
+                return cost
+        return self.cost
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        copies = dict(self.copies)
+        return tuple(LayTile(entity=entity, entity_type=entity_type, hex=self.hex,
+                             tile=copies.get(name, name), rotation=r)
+                     for name, rotations in self.tiles for r in rotations)
+
     def mismatch(self, action: Action) -> str | None:
         assert isinstance(action, LayTile)
-        name = action.tile.split("-", 1)[0]
-        rotations = dict(self.tiles).get(name)
-        if rotations is None:
-            return self._cite(f"tile: {name} cannot be laid on {self.hex} now")
+        name = tile_name(action.tile)
+        rotations = self.rotations(name)
+        if not rotations:
+            why = self.refusal(name)
+            return f"tile: {why}" if why and self.rule and self.rule in why \
+                else self._cite(f"tile: {why}")
         if action.rotation not in rotations:
-            return self._cite(f"rotation: {name} on {self.hex} fits turned "
+            why = next((w for t, r, w in self.turned
+                        if t == name and r == action.rotation), None)
+            if why is not None:
+                return f"rotation: {why}"
+            return self._cite(f"rotation: tile {name} on {self.where} fits turned "
                               f"{', '.join(map(str, rotations))}, not {action.rotation}")
         return None
+
+
+def tile_name(tile_id: str) -> str:
+    """The tile number of a supply copy id (``"57-1"`` -> ``"57"``)."""
+    name, sep, copy = tile_id.rpartition("-")
+    return name if sep and copy.isdigit() else tile_id
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -421,4 +485,5 @@ __all__ = [
     "TokenOffer",
     "TrainOffer",
     "match_offer",
+    "tile_name",
 ]

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from desk18xx.engine.actions import Bid, BuyShares, BuyTrain, Par, Pass, SellShares
+from desk18xx.engine.actions import Bid, BuyShares, BuyTrain, LayTile, Par, Pass, SellShares
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.offers import (
     BidOffer,
@@ -14,8 +14,10 @@ from desk18xx.engine.offers import (
     ParOffer,
     PassOffer,
     ShareOffer,
+    TileLayOffer,
     TrainOffer,
     match_offer,
+    tile_name,
 )
 
 ISSUE = ShareOffer(kind="issue", corporation="GT", shares=("GT_1", "GT_2", "GT_3"),
@@ -142,3 +144,48 @@ def test_nothing_offered_is_refused() -> None:
     with pytest.raises(IllegalAction, match="^pass by 1: not one of the moves open now$"):
         match_offer([], Pass(entity="1"))
     assert match_offer([PassOffer()], Pass(entity="1")) == PassOffer()
+
+
+OTTAWA = TileLayOffer(hex="J12", label="Ottawa (J12)", tiles=(("202", (0, 3)),), cost=20,
+                      costs=(("202", 3, 100),), copies=(("202", "202-1"),),
+                      refused=(("5", "Ottawa (J12) takes only its Y tiles: 202"),),
+                      rule="the card, OR Lay track")
+
+
+def _lay(tile: str, rotation: int, hex_id: str = "J12") -> LayTile:
+    return LayTile(entity="CV", entity_type="corporation", hex=hex_id, tile=tile,
+                   rotation=rotation)
+
+
+def test_a_lay_matches_its_tile_and_rotation_and_pays_the_offer_cost() -> None:
+    assert match_offer([OTTAWA], _lay("202-4", 0)) is OTTAWA
+    assert OTTAWA.cost_of("202", 0) == 20 and OTTAWA.cost_of("202", 3) == 100
+    assert OTTAWA.moves("CV", "corporation") == (_lay("202-1", 0), _lay("202-1", 3))
+
+
+def test_a_refused_tile_names_the_rule() -> None:
+    with pytest.raises(IllegalAction, match=r"^tile: Ottawa \(J12\) takes only its Y tiles: "
+                                            r"202 \(the card, OR Lay track\)$"):
+        match_offer([OTTAWA], _lay("5-0", 0))
+    assert OTTAWA.refusal("5") == "Ottawa (J12) takes only its Y tiles: 202"
+    assert OTTAWA.refusal("202") is None
+    assert OTTAWA.refusal("9") == "tile 9 does not fit Ottawa (J12)"
+
+
+def test_a_wrong_rotation_names_the_rotations_that_fit() -> None:
+    with pytest.raises(IllegalAction, match=r"^rotation: tile 202 on Ottawa \(J12\) fits "
+                                            r"turned 0, 3, not 1"):
+        match_offer([OTTAWA], _lay("202-0", 1))
+
+
+def test_a_hex_closed_to_lays_gives_its_reason_and_other_hexes_are_not_offered() -> None:
+    closed = TileLayOffer(hex="F16", why_not="F16 was laid this turn (RB 5.7.38)")
+    with pytest.raises(IllegalAction, match=r"^F16 was laid this turn \(RB 5\.7\.38\)$"):
+        match_offer([closed, OTTAWA], _lay("120-0", 1, "F16"))
+    with pytest.raises(IllegalAction, match="not one of the moves open now"):
+        match_offer([closed, OTTAWA], _lay("8-0", 1, "G15"))
+    assert closed.moves("CV", "corporation") == ()
+
+
+def test_tile_names_drop_only_the_copy_number() -> None:
+    assert [tile_name(t) for t in ("57-1", "X1-0", "639", "B-5-2")] == ["57", "X1", "639", "B-5"]

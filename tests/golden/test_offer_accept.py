@@ -24,6 +24,7 @@ from desk18xx.engine.actions import (
     Bid,
     BuyShares,
     BuyTrain,
+    LayTile,
     Par,
     PlaceToken,
     SellShares,
@@ -36,9 +37,11 @@ from desk18xx.engine.offers import (
     Offer,
     ParOffer,
     ShareOffer,
+    TileLayOffer,
     TokenOffer,
     TrainOffer,
     match_offer,
+    tile_name,
 )
 from desk18xx.io.import_18xxgames import load_export
 from desk18xx.titles import find_title
@@ -70,6 +73,10 @@ def _outside(offer: Offer, move: Action) -> Action | None:
     if isinstance(offer, TokenOffer):
         assert isinstance(move, PlaceToken)
         return dataclasses.replace(move, cost=offer.cost + 1)
+    if isinstance(offer, TileLayOffer):
+        assert isinstance(move, LayTile)
+        others = [r for r in range(6) if r not in offer.rotations(tile_name(move.tile))]
+        return dataclasses.replace(move, rotation=others[0]) if others else None
     if isinstance(offer, ParOffer):
         assert isinstance(move, Par)
         return dataclasses.replace(move, share_price=move.share_price + "0")
@@ -240,3 +247,65 @@ def test_a_redemption_pays_the_market_price_not_its_own() -> None:
         after = game.copy()
         after.process(fair)  # at the market price it is accepted
         assert all(after.shares[s].owner == corp for s in pool[:2])
+
+
+def _replay_to(path: Path, stop: object) -> tuple[Game, Action]:
+    """The game of fixture ``path`` just before the first action ``stop(game, action)``
+    accepts, and that action."""
+    imported = load_export(path)
+    game = find_title(imported.title).new_game(import_setup(imported))
+    alias = getattr(game, "_alias", None)
+    for raw in imported.actions:
+        action = action_from_dict(raw)
+        if alias is not None:
+            action = alias(action)
+        if stop(game, action):  # type: ignore[operator]
+            return game, action
+        game.process(action)
+    pytest.fail(f"{path.name}: no such action")
+
+
+def test_a_plain_tile_on_ottawa_is_refused_naming_its_y_tiles() -> None:
+    """1867 (21268.json): AE's first lay on Ottawa; a tile 5 there is refused with the
+    label rule and the tiles that fit; the recorded 202 is offered."""
+    game, lay = _replay_to(FIXTURES / "1867" / "21268.json",
+                           lambda g, a: isinstance(a, LayTile) and a.hex == "J12")
+    assert isinstance(lay, LayTile)
+    offers = game.offers(lay.entity, (LayTile.type,))
+    ottawa = next(o for o in offers if isinstance(o, TileLayOffer) and o.hex == "J12")
+    assert "202" in dict(ottawa.tiles) and ottawa.label == "Ottawa (J12)"
+    wrong = dataclasses.replace(lay, tile="5-0", rotation=0)
+    with pytest.raises(IllegalAction, match=r"tile: Ottawa \(J12\) takes only its Y tiles: "
+                                            r"[^)]*202"):
+        game.copy().process(wrong)
+    assert ottawa.refusal("5") is not None and "202" in ottawa.refusal("5")  # type: ignore[operator]
+
+
+def test_a_lay_the_company_cannot_pay_says_what_it_needs() -> None:
+    """1822CA (1.json): at the first recorded lay that costs money, the company with
+    $1 less than the cost is refused "$N needed, X has $M" (RB 5.7)."""
+    def costly(game: Game, action: Action) -> bool:
+        if not isinstance(action, LayTile) or action.entity not in game.corps:
+            return False
+        found = game.deciding_offers(action)
+        offer = None if not found else match_offer(found, action)
+        return isinstance(offer, TileLayOffer) and \
+            offer.cost_of(tile_name(action.tile), action.rotation) > 0
+
+    game, lay = _replay_to(FIXTURES / "1822CA" / "1.json", costly)
+    assert isinstance(lay, LayTile)
+    found = game.deciding_offers(lay)
+    assert found
+    cost = match_offer(found, lay)
+    assert isinstance(cost, TileLayOffer)
+    need = cost.cost_of(tile_name(lay.tile), lay.rotation)
+    poor = game.copy()
+    poor.cash[lay.entity] = need - 1
+    with pytest.raises(IllegalAction, match=rf"\${need} needed, {lay.entity} has "
+                                            rf"\${need - 1} \(RB 5\.7\)"):
+        poor.process(lay)
+    offers = poor.offers(lay.entity, (LayTile.type,))
+    name = tile_name(lay.tile)
+    for offer in offers:
+        if isinstance(offer, TileLayOffer) and offer.hex == lay.hex:
+            assert lay.rotation not in offer.rotations(name), "an unaffordable lay is offered"

@@ -12,6 +12,7 @@ left to their own checks (`deciding_offers` answers None).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from desk18xx.engine.actions import (
     Bid,
     BuyShares,
     BuyTrain,
+    LayTile,
     Par,
     PlaceToken,
     SellShares,
@@ -31,15 +33,21 @@ from desk18xx.engine.offers import (
     ParCell,
     ParOffer,
     ShareOffer,
+    TileLayOffer,
     TokenOffer,
     TrainOffer,
+    tile_name,
 )
 from desk18xx.engine.state import DEPOT, POOL, Share
 from desk18xx.titles.g1822ca import rules as R
+from desk18xx.titles.g1822ca.steps.acquisition import AcquisitionTrack
 from desk18xx.titles.g1822ca.steps.operating import (
     FirstTurnHousekeeping,
     IssueShares,
+    SpecialTrack,
     TokenStep,
+    TrackStep,
+    grant_lays_left,
 )
 from desk18xx.titles.g1822ca.steps.stock import BuySellParShares
 from desk18xx.titles.g1822ca.steps.trains import (
@@ -57,7 +65,7 @@ if TYPE_CHECKING:
     from desk18xx.titles.g1822ca.game import G1822CA
 
 _CLASSES: dict[str, type[Action]] = {c.type: c for c in (BuyShares, SellShares, Par, Bid,
-                                                         BuyTrain, PlaceToken)}
+                                                         BuyTrain, PlaceToken, LayTile)}
 COVERED = frozenset(_CLASSES)
 """The action types whose legality these offers decide (where `_BUILDERS` has the step)."""
 
@@ -115,6 +123,9 @@ def focus_of(gm: G1822CA, action: Action) -> str | None:
             return action.train or None
         case PlaceToken():
             return action.city or None
+        case LayTile():
+            # the hex, and the tile: the door asks about that one tile only
+            return f"{action.hex}/{tile_name(action.tile)}" if action.hex else None
     return None
 
 
@@ -484,6 +495,245 @@ def _tokens(gm: G1822CA, step: Step, corp: str,
     return out
 
 
+# -- track -------------------------------------------------------------------------------
+LAY_RULE = "RB 5.7"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _LayKind:
+    """What one lay may be: the company paying, the kinds of tile, the ability."""
+
+    corp: str
+    may_yellow: bool = True
+    may_upgrade: bool = True
+    second: bool = False
+    special: bool = False
+    remove_town: bool = False
+    ahead: bool = False
+    free: bool = False
+    only_hex: str | None = None
+    """A private that lays on one hex only (P14-P17, RB: its city)."""
+    blocked_hexes: tuple[tuple[str, str], ...] = ()
+    """(hex, why not) for hexes this lay may not use (laid this turn)."""
+    why_not: str | None = None
+    rule: str = LAY_RULE
+
+
+def _lays_of(gm: G1822CA, kind: _LayKind, focus: str | None) -> list[Offer]:
+    """One offer per hex ``kind.corp`` reaches (the focused hex only, and that tile
+    only, when ``focus`` is ``"HEX"`` or ``"HEX/TILE"``)."""
+    from desk18xx.engine.map.graph import graph_for
+
+    reach = graph_for(gm.map).reach(kind.corp)
+    token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
+    if focus is not None:
+        hex_id, _, tile = focus.partition("/")
+        return [_hex_lay(gm, kind, hex_id, reach.connected_edges(hex_id), token_hexes,
+                         tile or None)]
+    hexes = sorted({str(h) for h in reach.edges} | token_hexes)
+    if kind.only_hex is not None:
+        hexes = [h for h in hexes if h == kind.only_hex] or [kind.only_hex]
+    out: list[Offer] = []
+    for hex_id in hexes:
+        offer = _hex_lay(gm, kind, hex_id, reach.connected_edges(hex_id), token_hexes)
+        if offer.tiles:
+            out.append(offer)
+    return out
+
+
+def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | None,
+             token_hexes: set[str], only: str | None = None) -> TileLayOffer:
+    """The offer of ``kind``'s lay on ``hex_id`` (tile ``only``, when given), as
+    `G1822CA.lay_tile` and the step would check it (RB 5.7; supplement §6.1)."""
+    from desk18xx.engine.map.upgrades import (
+        lay_cost,
+        rotation_problem,
+        upgrade_problem,
+    )
+
+    board = gm.map
+    corp = kind.corp
+    hd = board.hex_def(hex_id) if hex_id in {str(h) for h in board.hex_ids()} else None
+    where = f"{hd.location_name} ({hex_id})" if hd is not None and hd.location_name else hex_id
+    make = functools.partial(TileLayOffer, hex=hex_id, rule=kind.rule,
+                             second_lay=kind.second, label=where)
+    why = kind.why_not
+    if why is None and hd is None:
+        why = f"no hex {hex_id}"
+    if why is None:
+        why = dict(kind.blocked_hexes).get(hex_id)
+    if why is None and kind.only_hex is not None and hex_id != kind.only_hex:
+        why = f"this private lays only on {kind.only_hex}"
+    if why is None and edges is None and hex_id not in token_hexes:
+        why = f"{corp}'s network does not reach {where}"
+    st = board.hex(hex_id) if why is None else None
+    if why is None and st is not None:
+        others = [b for b in st.blockers if b != corp]
+        if others:
+            why = f"{where} is blocked by {others[0]}"
+    if why is not None or st is None:
+        return make(why_not=why)
+    upgrade = st.geo.tile.color.value != "white"
+    if upgrade and not kind.may_upgrade:
+        return make(why_not="the second lay must be a yellow tile (RB 5.7.3)")
+    rules = gm.track_rules
+    phase = list(gm.phase_colors())
+    names = [only] if only is not None else board.available_names()
+    refused: list[tuple[str, str]] = []
+    fitting: dict[str, tuple[int, ...]] = {}
+    for name in names:
+        try:
+            copy = str(board.next_copy(name))
+        except IllegalAction:
+            refused.append((name, f"no tile {name} is left"))
+            continue
+        tile = board.tile_def(copy)
+        colors = list(phase)
+        if kind.ahead:
+            try:
+                colors.append(gm._advanced_colour(hex_id, tile.name, tile.color))
+            except IllegalAction as exc:
+                refused.append((name, str(exc)))
+                continue
+        why = None
+        if gm.is_minor(corp) and tile.color.value in ("brown", "gray"):
+            why = "minors never lay brown or grey tiles (RB 5.7.9)"
+        elif tile.color not in colors:
+            why = f"{tile.color.value} tiles come in a later phase"
+        elif tile.color.value == "yellow" and not kind.may_yellow:
+            why = "no yellow tile on this lay"
+        else:
+            why = upgrade_problem(board, hex_id, tile, rules, special=kind.special,
+                                  remove_town=kind.remove_town)
+        if why is not None:
+            refused.append((name, why))
+            continue
+        rots: list[int] = []
+        first: str | None = None
+        for rot in range(6):
+            problem = rotation_problem(board, hex_id, tile, rot, rules, edges,
+                                       remove_town=kind.remove_town)
+            if problem is None:
+                rots.append(rot)
+            elif first is None:
+                first = problem
+        if rots:
+            fitting[name] = tuple(rots)
+        else:
+            refused.append((name, first or f"tile {name} does not fit {where}"))
+    if fitting and not kind.special:
+        _most_exits(gm, hex_id, edges, fitting, refused)
+    costs: dict[tuple[str, int], int] = {}
+    turned: list[tuple[str, int, str]] = []
+    cash = gm.cash.get(corp, 0)
+    for name, fits in list(fitting.items()):
+        tile = board.tile_def(name)
+        kept: list[int] = []
+        problem = ""
+        for rot in fits:
+            cost = 0 if kind.free else lay_cost(board, hex_id, tile, rot, rules).total
+            if cost <= cash:
+                kept.append(rot)
+                costs[(name, rot)] = cost
+            else:
+                problem = f"${cost} needed, {corp} has ${cash} ({LAY_RULE})"
+                turned.append((name, rot, problem))
+        if kept:
+            fitting[name] = tuple(kept)
+        else:
+            del fitting[name]
+            refused.append((name, problem))
+    if not fitting:
+        return make(refused=tuple(refused))
+    cheapest = min(costs.values())
+    return make(tiles=tuple(fitting.items()), cost=cheapest,
+                costs=tuple((n, r, c) for (n, r), c in costs.items() if c != cheapest),
+                refused=tuple(refused), turned=tuple(turned),
+                copies=tuple((n, str(board.next_copy(n))) for n in fitting))
+
+
+def _most_exits(gm: G1822CA, hex_id: str, edges: frozenset[int] | None,
+                fitting: dict[str, tuple[int, ...]], refused: list[tuple[str, str]]) -> None:
+    """RB 5.7.34-5.7.35: where the most-exits rule applies to a tile, it must be one
+    of `upgrades.legal_tiles` (as `upgrades.check_tile_lay` asks)."""
+    from desk18xx.engine.map.upgrades import _max_exits_applies, legal_tiles
+
+    board = gm.map
+    st = board.hex(hex_id)
+    legal: dict[object, dict[str, tuple[int, ...]]] = {}
+    for name in list(fitting):
+        tile = board.tile_def(name)
+        if not _max_exits_applies(st, gm.track_rules, tile):
+            continue
+        if tile.color not in legal:
+            legal[tile.color] = legal_tiles(board, hex_id, [tile.color], gm.track_rules, edges)
+        if name not in legal[tile.color]:
+            del fitting[name]
+            better = ", ".join(sorted(legal[tile.color]))
+            refused.append((name, f"a tile with more exits must be laid on {hex_id} "
+                                  f"({better}; RB 5.7.34)"))
+
+
+def sandbox_lays(gm: G1822CA, corp: str, hex_id: str | None = None) -> list[Offer]:
+    """Study mode's lays for ``corp`` whoever acts (`G1822CA.lay_tile`'s own checks:
+    reach, colours, upgrade path, most exits, cost)."""
+    return _lays_of(gm, _LayKind(corp=corp), hex_id)
+
+
+def _track_lays(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """The operating company's lays: one, or a major's yellow second lay from phase 3
+    (RB 5.7.3); never twice on one hex."""
+    assert isinstance(step, TrackStep)
+    if not step.is_current(corp) or corp not in gm.corps:
+        return []
+    opts = step.lay_options(gm)
+    orr = step.orr()
+    laid = tuple((h, f"{h} was laid this turn (RB 5.7.38)") for h in orr.laid_hexes)
+    if opts is None:
+        kind = _LayKind(corp=corp, why_not=f"{corp} has no tile lay left (RB 5.7.3)")
+    else:
+        kind = _LayKind(corp=corp, may_yellow=opts[0], may_upgrade=opts[1],
+                        second=orr.num_laid_track > 0, blocked_hexes=laid)
+    return _lays_of(gm, kind, focus)
+
+
+def _special_lays(gm: G1822CA, step: Step, company: str,
+                  focus: str | None = None) -> list[Offer]:
+    """A private's lay for its owner (supplement §6.1: P12, P14-P21, P29, P30)."""
+    assert isinstance(step, SpecialTrack)
+    corp = step.corp()
+    orr = step.orr()
+    consume = company in R.MOUNTAIN_PASS_COMPANIES or company in R.REMOVE_TOWN \
+        or company == R.ADVANCED_TILE_LAY
+    why: str | None = None
+    if consume and orr.num_laid_track > 0:
+        why = f"{company} replaces the normal track lay, already used this turn"
+    elif company == R.TILE_GRANT and grant_lays_left(gm, orr) == 0:
+        why = f"{company} has no grant lay left"
+    trusted = gm.config.compat_18xxgames and gm.loading
+    laid = () if trusted else tuple(
+        (h, f"{h} was laid this turn: {company} may not upgrade it now (RB 5.7.38)")
+        for h in orr.laid_hexes)
+    kind = _LayKind(
+        corp=corp, special=True, remove_town=company in R.REMOVE_TOWN,
+        ahead=company == R.ADVANCED_TILE_LAY,
+        free=company in R.BIG_CITY_COMPANIES or company in R.MOUNTAIN_PASS_COMPANIES
+        or company == R.TILE_GRANT,
+        only_hex=R.BIG_CITY_COMPANIES.get(company), blocked_hexes=laid, why_not=why,
+        rule="supplement §6.1")
+    return _lays_of(gm, kind, focus)
+
+
+def _bonus_lays(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """The acquiring major's bonus lay (RB 5.17.13): not on a hex laid this turn."""
+    assert isinstance(step, AcquisitionTrack)
+    if not step.is_current(corp) or step.orr().acquiring_major != corp:
+        return []
+    laid = tuple((h, f"{h} was already laid or upgraded this turn (RB 5.17.13)")
+                 for h in step.orr().laid_hexes)
+    return _lays_of(gm, _LayKind(corp=corp, blocked_hexes=laid, rule="RB 5.17.13"), focus)
+
+
 _Builder = Callable[["G1822CA", "Step", str, "str | None"], "list[Offer] | None"]
 
 _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
@@ -497,5 +747,8 @@ _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (IssueShares, BuyShares.type): _redeems,
     (FirstTurnHousekeeping, BuyTrain.type): _first_l,
     (TokenStep, PlaceToken.type): _tokens,
+    (TrackStep, LayTile.type): _track_lays,
+    (SpecialTrack, LayTile.type): _special_lays,
+    (AcquisitionTrack, LayTile.type): _bonus_lays,
 }
 """(step, action type) -> the offers of that step for that type."""

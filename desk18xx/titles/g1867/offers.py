@@ -11,6 +11,7 @@ Buy trains") come from here, never from the action.  Steps not listed in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING
 
@@ -19,10 +20,12 @@ from desk18xx.engine.actions import (
     Bid,
     BuyShares,
     BuyTrain,
+    LayTile,
     Par,
     PlaceToken,
     SellShares,
 )
+from desk18xx.engine.board_lite import stop_counts
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import CellType
 from desk18xx.engine.offers import (
@@ -31,15 +34,17 @@ from desk18xx.engine.offers import (
     ParCell,
     ParOffer,
     ShareOffer,
+    TileLayOffer,
     TokenOffer,
     TrainOffer,
+    tile_name,
 )
 from desk18xx.engine.state import POOL, CorpKind, Share
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.steps.auction import INCREMENT, PrivateAuction
 from desk18xx.titles.g1867.steps.operating import RedeemShares
 from desk18xx.titles.g1867.steps.stock import BuySellParShares
-from desk18xx.titles.g1867.steps.track import TokenStep
+from desk18xx.titles.g1867.steps.track import TokenStep, Track
 from desk18xx.titles.g1867.steps.trains import BuyTrainStep
 
 if TYPE_CHECKING:
@@ -47,7 +52,7 @@ if TYPE_CHECKING:
     from desk18xx.titles.g1867.game import G1867
 
 _CLASSES: dict[str, type[Action]] = {c.type: c for c in (BuyShares, SellShares, Par, Bid,
-                                                         BuyTrain, PlaceToken)}
+                                                         BuyTrain, PlaceToken, LayTile)}
 COVERED = frozenset(_CLASSES)
 """The action types whose legality these offers decide (where `_BUILDERS` has the step)."""
 
@@ -103,6 +108,9 @@ def focus_of(gm: G1867, action: Action) -> str | None:
             return action.train or None
         case PlaceToken():
             return action.city or None
+        case LayTile():
+            # the hex, and the tile: the door asks about that one tile only
+            return f"{action.hex}/{tile_name(action.tile)}" if action.hex else None
     return None
 
 
@@ -365,6 +373,132 @@ def _tokens(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[
     return out
 
 
+LAY_RULE = "the card, OR Lay track"
+
+
+def _lays(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """Where and what ``corp`` may lay now: one offer per hex its network reaches
+    with the tiles that fit there (card: OR Lay track; 18xx.games'
+    ``:semi_restrictive`` new-track rule).  ``focus`` is a hex, or ``"HEX/TILE"``
+    (the door: that tile only, the other tiles of the hex are not asked about)."""
+    assert isinstance(step, Track)
+    if corp != step.current_entity(gm) or step.tile_lay() is None or gm.board is None:
+        return []
+    edges = step.connected_edges(gm, corp)
+    only: str | None = None
+    if focus is not None:
+        hex_id, _, tile = focus.partition("/")
+        only = tile or None
+        found = lay_offer(gm, step, corp, hex_id, edges, only)
+        return [found]
+    out: list[Offer] = []
+    for hex_id in sorted(edges):
+        if step.hex_problem(gm, hex_id) is not None:
+            continue
+        offer = lay_offer(gm, step, corp, hex_id, edges)
+        if offer.tiles or offer.why_not is not None:
+            out.append(offer)
+    return out
+
+
+def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
+              edges: dict[str, set[int]], only: str | None = None) -> TileLayOffer:
+    """The offer of a lay on ``hex_id`` (of tile ``only``, when given): each tile of
+    the supply with its rotations and cost, or the rule that keeps it off."""
+    board = gm.board
+    assert board is not None
+    lay = step.tile_lay()
+    assert lay is not None
+    hd = board.hexdefs.get(hex_id)
+    where = f"{hd.location_name} ({hex_id})" if hd is not None and hd.location_name else hex_id
+    make = functools.partial(TileLayOffer, hex=hex_id, rule=LAY_RULE,
+                             second_lay=step.laid > 0, label=where)
+    why = step.hex_problem(gm, hex_id)
+    if why is None and hex_id not in edges:
+        why = f"{corp}'s network does not reach {where}"
+    if why is not None:
+        return make(why_not=why)
+    old = board.placed[hex_id]
+    names = [only] if only is not None else list(board.manifest)
+    refused: list[tuple[str, str]] = []
+    fitting: dict[str, list[tuple[int, int]]] = {}
+    copies: dict[str, str] = {}
+    turned: list[tuple[str, int, str]] = []
+    for name in names:
+        entry = board.manifest.get(name)
+        if entry is None:
+            refused.append((name, f"tile {name} is not in 1867"))
+            continue
+        if entry.tile.color.value not in ("yellow", "green", "brown", "gray"):
+            continue
+        copy = board.free_copy(name)
+        if copy is None:
+            refused.append((name, f"no tile {name} is left"))
+            continue
+        problem = step.tile_problem(gm, hex_id, copy)
+        if problem is not None:
+            refused.append((name, problem))
+            continue
+        rotations: list[tuple[int, int]] = []
+        problems: list[str] = []
+        for rot in range(6):
+            try:
+                _tile, cost = step.check_lay(gm, corp, hex_id, copy, rot, max_exits=False,
+                                             edges=edges, new_track=False)
+            except IllegalAction as exc:
+                problems.append(str(exc))
+                if "cannot pay" in str(exc):
+                    turned.append((name, rot, _cash_words(gm, corp, str(exc))))
+                continue
+            rotations.append((rot, cost))
+        if rotations:
+            fitting[name] = rotations
+            copies[name] = copy
+        else:
+            money = [p for p in problems if "cannot pay" in p]
+            refused.append((name, _cash_words(gm, corp, money[0]) if money else problems[0]))
+    if fitting and stop_counts(old.tile)[0]:
+        # card: "When upgrading a city to brown, use a 6 exit tile if possible"
+        color = board.manifest[next(iter(fitting))].tile.color
+        best = step._max_exits(gm, corp, hex_id, color, edges)
+        for name in [n for n in fitting if len(board.manifest[n].tile.exits) < best]:
+            del fitting[name]
+            refused.append((name, f"a city upgrade takes a tile with {best} exits where "
+                                  f"one fits ({hex_id})"))
+    if not gm.loading:
+        for name in list(fitting):
+            tile = board.manifest[name].tile
+            kept: list[tuple[int, int]] = []
+            why_not = ""
+            for r, c in fitting[name]:
+                try:
+                    step._check_new_track(gm, corp, hex_id, copies[name], tile, r)
+                except IllegalAction as exc:
+                    why_not = str(exc)
+                    continue
+                kept.append((r, c))
+            if kept:
+                fitting[name] = kept
+            else:
+                del fitting[name]
+                refused.append((name, why_not))
+    if not fitting:
+        return make(refused=tuple(refused))
+    cheapest = min(c for rots in fitting.values() for _r, c in rots)
+    return make(
+        tiles=tuple((n, tuple(r for r, _c in rots)) for n, rots in fitting.items()),
+        cost=cheapest,
+        costs=tuple((n, r, c) for n, rots in fitting.items() for r, c in rots if c != cheapest),
+        refused=tuple(refused), turned=tuple(turned), copies=tuple(copies.items()))
+
+
+def _cash_words(gm: G1867, corp: str, problem: str) -> str:
+    """"$20 needed, BO has $5" for a lay the company cannot pay, even with loans."""
+    amount = problem.split("$", 1)[1].split(" ", 1)[0] if "$" in problem else "?"
+    return (f"${amount} needed, {corp} has ${gm.cash[corp]} and cannot raise the rest "
+            f"with loans ({LAY_RULE})")
+
+
 _Builder = Callable[["G1867", "Step", str, "str | None"], list[Offer]]
 
 _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
@@ -376,5 +510,6 @@ _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (RedeemShares, BuyShares.type): _redeems,
     (BuyTrainStep, BuyTrain.type): _trains,
     (TokenStep, PlaceToken.type): _tokens,
+    (Track, LayTile.type): _lays,
 }
 """(step, action type) -> the offers of that step for that type."""

@@ -96,6 +96,49 @@ class Track(Step):
             case _:
                 raise IllegalAction(f"{action.type} is not a tile lay")
 
+    def hex_problem(self, game: Game, hex_id: str) -> str | None:
+        """Why no tile may be laid on ``hex_id`` by the next lay (None: some may)."""
+        board = g(game).board
+        assert board is not None
+        if self.tile_lay() is None:
+            return "no more tile lays this turn (the card, OR Lay track)"
+        if hex_id not in board.placed:
+            return f"no hex {hex_id}"
+        if hex_id in board.blocked:
+            return f"{hex_id} is blocked until the first 3"
+        if hex_id in self.laid_hexes:
+            return f"{hex_id} was already laid on this turn"
+        return None
+
+    def tile_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
+        """Why copy ``tile_id`` fits ``hex_id`` at no rotation (supply, the kind of lay,
+        phase, colour, label, stops), or None; :meth:`hex_problem` found nothing."""
+        gm = g(game)
+        board = gm.board
+        assert board is not None
+        lay = self.tile_lay()
+        assert lay is not None
+        name = tile_id.rpartition("-")[0]
+        entry = board.manifest.get(name)
+        if entry is None or not board.tile_available(tile_id):
+            return f"tile {tile_id} is not available"
+        tile = entry.tile
+        old = board.placed[hex_id]
+        upgrade = old.tile.color is not Color.WHITE
+        if upgrade and not lay[1]:
+            if self.upgraded:
+                return "one upgrade per turn (the card, OR Lay track)"
+            return "the second lay is a yellow tile (the card, OR Lay track)"
+        if tile.color is Color.YELLOW and not lay[0]:
+            return "cannot lay a yellow now"
+        if tile.color.value not in gm.phase.tiles:
+            return f"{tile.color.value} tiles come in a later phase"
+        if old.tile.color in (Color.RED, Color.BLUE, Color.GRAY):
+            return f"{hex_id} cannot be upgraded"
+        if COLOR_ORDER.index(tile.color) != COLOR_ORDER.index(old.tile.color) + 1:
+            return f"{old.tile.name} does not upgrade to {tile.name}"
+        return self._fixed_shape_problem(game, hex_id, tile)
+
     def check_lay(self, game: Game, entity: str, hex_id: str, tile_id: str, rotation: int,
                   max_exits: bool = True, edges: dict[str, set[int]] | None = None,
                   new_track: bool = True) -> tuple[TileDef, int]:
@@ -108,34 +151,13 @@ class Track(Step):
             IllegalAction: the lay breaks a rule.
         """
         gm = g(game)
-        board = gm.board
-        assert board is not None
         lay = self.tile_lay()
-        if lay is None:
-            raise IllegalAction("no more tile lays this turn")
-        if hex_id not in board.placed:
-            raise IllegalAction(f"no hex {hex_id}")
-        if hex_id in board.blocked:
-            raise IllegalAction(f"{hex_id} is blocked until the first 3")
-        if hex_id in self.laid_hexes:
-            raise IllegalAction(f"{hex_id} was already laid on this turn")
-        name = tile_id.rpartition("-")[0]
-        entry = board.manifest.get(name)
-        if entry is None or not board.tile_available(tile_id):
-            raise IllegalAction(f"tile {tile_id} is not available")
-        tile = entry.tile
-        old = board.placed[hex_id]
-        upgrade = old.tile.color is not Color.WHITE
-        if upgrade and not lay[1]:
-            raise IllegalAction("cannot lay an upgrade now")
-        if tile.color is Color.YELLOW and not lay[0]:
-            raise IllegalAction("cannot lay a yellow now")
-        if tile.color.value not in gm.phase.tiles:
-            raise IllegalAction(f"{tile.color.value} tiles are not available yet")
-        if old.tile.color in (Color.RED, Color.BLUE, Color.GRAY):
-            raise IllegalAction(f"{hex_id} cannot be upgraded")
-        if COLOR_ORDER.index(tile.color) != COLOR_ORDER.index(old.tile.color) + 1:
-            raise IllegalAction(f"{old.tile.name} does not upgrade to {tile.name}")
+        why = self.hex_problem(game, hex_id) or self.tile_problem(game, hex_id, tile_id)
+        if why is not None:
+            raise IllegalAction(why)
+        assert lay is not None and gm.board is not None
+        tile = gm.board.manifest[tile_id.rpartition("-")[0]].tile
+        old = gm.board.placed[hex_id]
         if edges is None:
             edges = self.connected_edges(game, entity)
         self._check_shape(game, hex_id, tile, rotation, entity, edges)
@@ -222,6 +244,33 @@ class Track(Step):
         if tile.name == "639":
             gm.place_639_token(hex_id)
 
+    @staticmethod
+    def _fixed_shape_problem(game: Game, hex_id: str, tile: TileDef) -> str | None:
+        """Label, cities and towns: what does not depend on the rotation."""
+        board = g(game).board
+        assert board is not None
+        old = board.placed[hex_id]
+        hd = board.hexdefs[hex_id]
+        label = old.tile.label
+        if hd.tile.future_label and tile.color == hd.tile.future_label.color:
+            label = hd.tile.future_label.label
+        if (label or None) != (tile.label or None):
+            where = f"{hd.location_name} ({hex_id})" if hd.location_name else hex_id
+            if not label:
+                return f"{where} takes only tiles without a label"
+            fits = sorted((n for n, e in board.manifest.items() if e.tile.label == label
+                           and e.tile.color is tile.color), key=_tile_order)
+            listed = f": {', '.join(fits)}" if fits else ""
+            return f"{where} takes only its {label} tiles{listed}"
+        (old_cities, old_towns), (new_cities, new_towns) = (stop_counts(old.tile),
+                                                            stop_counts(tile))
+        if old_cities != new_cities and old.tile.color is not Color.WHITE \
+                and label not in ("T", "M", "O"):
+            return f"{tile.name} does not match the cities of {hex_id}"
+        if old_towns != new_towns or bool(old_cities) != bool(new_cities):
+            return f"{tile.name} does not match the stops of {hex_id}"
+        return None
+
     def _check_shape(self, game: Game, hex_id: str, tile: Any, rotation: int,
                      entity: str, reach: dict[str, set[int]]) -> None:
         gm = g(game)
@@ -231,19 +280,10 @@ class Track(Step):
 
         old = board.placed[hex_id]
         hd = board.hexdefs[hex_id]
-        label = old.tile.label
-        if hd.tile.future_label and tile.color == hd.tile.future_label.color:
-            label = hd.tile.future_label.label
-        if (label or None) != (tile.label or None):
-            raise IllegalAction(f"{tile.name} does not fit the label of {hex_id}")
-        (old_cities, old_towns), (new_cities, new_towns) = (stop_counts(old.tile),
-                                                            stop_counts(tile))
-        if old_cities != new_cities and old.tile.color is not Color.WHITE \
-                and label not in ("T", "M", "O"):
-            raise IllegalAction(f"{tile.name} does not match the cities of {hex_id}")
-        if old_towns != new_towns or bool(old_cities) != bool(new_cities):
-            raise IllegalAction(f"{tile.name} does not match the stops of {hex_id}")
-        # the checks above do not depend on the rotation (cheap rejections come first)
+        why = self._fixed_shape_problem(game, hex_id, tile)
+        if why is not None:
+            raise IllegalAction(why)
+        (old_cities, _), (new_cities, _) = stop_counts(old.tile), stop_counts(tile)
         new_shape = shape(tile, rotation)
         if not new_shape.exits & reach.get(hex_id, set()):
             raise IllegalAction(f"{entity} cannot reach {hex_id} with that tile")
@@ -406,3 +446,8 @@ class TokenStep(Step):
                 self.pass_(game)
             case _:
                 raise IllegalAction(f"{action.type} is not a token placement")
+
+
+def _tile_order(name: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if digits else 0, name)
