@@ -1,0 +1,50 @@
+"""The optimizer against a brute force on small positions of the stress generator.
+
+``benchmarks/stress_routes.py`` plays network-building games; its first route
+decisions are small enough to enumerate every walk and every combination
+(``optimizer_helpers.brute_force``).  Each title's first 60 route decisions of
+one game: over 200 positions in all, every one with equal optima.  A bigger
+run: ``benchmarks/stress_routes.py --brute N``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
+
+import stress_routes  # noqa: E402
+
+RUNS = 60
+
+
+@pytest.mark.parametrize("title_id", stress_routes.TITLES)
+def test_small_stress_positions_match_the_brute_force(title_id: str) -> None:
+    checked = multi = 0
+    mismatches = []
+    for pos in stress_routes.small_positions(title_id, 1, RUNS):
+        pair = stress_routes.brute_check(pos)
+        if pair is None:
+            continue
+        checked += 1
+        multi += len(pos.game.corps[pos.corp].trains) > 1
+        if pair[0] != pair[1]:
+            mismatches.append((pos.index, pos.corp, pair))
+    assert not mismatches
+    # enough positions, some with several trains (the combination search)
+    assert checked >= 50
+    assert multi >= 5
+
+
+def test_stress_positions_replay_from_their_actions(tmp_path: Path) -> None:
+    # a cached game replays to the same route decisions as the played one
+    games = [("1867", 3)]
+    actions = stress_routes.play("1867", 3, optimize=False, stop_after=5)
+    (tmp_path / f"v{stress_routes.VERSION}-1867-3.json").write_text(
+        __import__("json").dumps(actions))
+    cached = [(p.index, p.corp) for p in stress_routes.positions(games, tmp_path)]
+    played = [(p.index, p.corp) for p in stress_routes.replay("1867", 3, actions)]
+    assert cached == played and len(played) == 5
