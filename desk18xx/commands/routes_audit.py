@@ -7,13 +7,15 @@ the run earns the company: the routes' revenue plus, in 1822CA, the mail
 contracts' subsidy (which may favour a lower revenue, RB 5.11.28), for ours
 and for the declared routes alike.  Prints one JSON line:
 ``calls``, ``higher``/``equal``/``lower`` (our optimum vs the declared
-revenue) and ``median``/``p90``/``max`` seconds per call (wall clock; ``cpu_median``,
-``cpu_p90``, ``cpu_max``: CPU seconds, steadier on a busy machine).  ``lower`` must be
-0: otherwise we missed a route or the declared one is illegal.  When the
-engine rejects a declared run, the recorded revenue stands for it (listed
-under ``declared_rejected``).  Exit status 1 when ``lower`` is not 0 or the
-engine disagrees with our pricing; 2 when the replay stops early (the runs
-before are still audited).
+revenue, over the runs whose declared routes the engine accepts), ``rejected``
+(runs whose declared routes the engine rejects: they say nothing about the
+optimizer, so they are counted apart, each listed under ``declared_rejected``
+with the recorded revenue beside ours), and ``median``/``p90``/``p99``/``max``
+seconds per call (wall clock; ``cpu_median``, ``cpu_p90``, ``cpu_p99``,
+``cpu_max``: CPU seconds, steadier on a busy machine; every call is timed,
+rejected runs too).  ``lower`` must be 0: otherwise we missed a route.  Exit
+status 1 when ``lower`` is not 0 or the engine disagrees with our pricing; 2
+when the replay stops early (the runs before are still audited).
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
 
     imported = load_export(path)
     out: dict[str, Any] = {"file": path, "title": imported.title}
-    counts = {"calls": 0, "higher": 0, "equal": 0, "lower": 0}
+    counts = {"calls": 0, "higher": 0, "equal": 0, "lower": 0, "rejected": 0}
     times: list[float] = []
     cpu_times: list[float] = []
     problems: list[dict[str, Any]] = []
@@ -81,16 +83,17 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
         if isinstance(action, RunRoutes):
             corp = action.entity
             recorded = sum(r.revenue or 0 for r in action.routes)
+            refused: str | None = None
             try:
                 declared = sum(engine_revenues(game, corp, action.routes))
+                declared += engine_subsidy(game, corp, action.routes)
             except IllegalAction as exc:
-                # the engine rejects the declared run: compare with what was recorded
+                # the engine rejects the declared run: not a comparison (listed apart)
                 declared = recorded
-                rejected.append({"id": raw.get("id"), "corp": corp, "reason": str(exc)})
+                refused = str(exc)
             except Unsupported as exc:
                 out["error"] = str(exc)
                 break
-            declared += engine_subsidy(game, corp, action.routes)
             counts["calls"] += 1
             try:
                 start, cpu_start = time.perf_counter(), time.process_time()
@@ -107,10 +110,19 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
                 times.append(elapsed)
                 cpu_times.append(cpu)
                 ours = solution.revenue + solution.subsidy
-                kind = ("higher" if ours > declared else "equal" if ours == declared
-                        else "lower")
-                counts[kind] += 1
-                if verbose:
+                if refused is not None:
+                    rejected.append({"id": raw.get("id"), "corp": corp, "reason": refused,
+                                     "recorded": recorded, "ours": ours})
+                    counts["rejected"] += 1
+                    if verbose:
+                        print(f"action {raw.get('id')} {corp}: ours {ours}, declared "
+                              f"{recorded} rejected: {refused}", file=sys.stderr)
+                    kind = "rejected"
+                else:
+                    kind = ("higher" if ours > declared else "equal" if ours == declared
+                            else "lower")
+                    counts[kind] += 1
+                if verbose and kind != "rejected":
                     print(f"action {raw.get('id')} {corp}: ours {ours} declared "
                           f"{declared} ({kind}) {elapsed * 1000:.1f} ms", file=sys.stderr)
                     if kind != "equal":
@@ -130,9 +142,11 @@ def audit(path: str, verbose: bool = False) -> dict[str, Any]:
     out.update(counts)
     out["median"] = round(_percentile(times, 0.5), 4)
     out["p90"] = round(_percentile(times, 0.9), 4)
+    out["p99"] = round(_percentile(times, 0.99), 4)
     out["max"] = round(max(times, default=0.0), 4)
     out["cpu_median"] = round(_percentile(cpu_times, 0.5), 4)
     out["cpu_p90"] = round(_percentile(cpu_times, 0.9), 4)
+    out["cpu_p99"] = round(_percentile(cpu_times, 0.99), 4)
     out["cpu_max"] = round(max(cpu_times, default=0.0), 4)
     if problems:
         out["problems"] = problems

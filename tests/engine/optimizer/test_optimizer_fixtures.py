@@ -31,7 +31,9 @@ def test_fixture_optimum_never_below_declared(path: Path) -> None:
     assert summary["calls"] == _declared_runs(path)
     assert summary["lower"] == 0
     assert "problems" not in summary, summary.get("problems")
-    assert summary["higher"] + summary["equal"] == summary["calls"]
+    # runs whose declared routes the engine rejects are counted apart, each listed
+    assert summary["higher"] + summary["equal"] + summary["rejected"] == summary["calls"]
+    assert len(summary.get("declared_rejected", [])) == summary["rejected"]
 
 
 def test_fixtures_are_present() -> None:
@@ -45,6 +47,34 @@ def test_routes_audit_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 1
     data = json.loads(lines[0])
-    for key in ("calls", "higher", "equal", "lower", "median", "p90", "max"):
+    for key in ("calls", "higher", "equal", "lower", "rejected", "median", "p90", "p99", "max",
+                "cpu_median", "cpu_p90", "cpu_p99", "cpu_max"):
         assert key in data
     assert data["lower"] == 0
+
+
+def test_a_rejected_declared_run_is_counted_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    import desk18xx.engine.optimizer as optimizer
+    from desk18xx.engine.errors import IllegalAction
+
+    small = min(FILES_1867, key=lambda p: p.stat().st_size)
+    real = optimizer.engine_revenues
+    calls = [0]
+
+    def engine_revenues(game: object, corp: str, routes: object) -> list[int]:
+        # audit prices only the declared routes through the package (best_routes
+        # checks its own answer through games.engine_revenues)
+        calls[0] += 1
+        if calls[0] % 2:
+            raise IllegalAction("test: every other declared run is refused")
+        return real(game, corp, routes)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(optimizer, "engine_revenues", engine_revenues)
+    summary = audit(str(small))
+    refused = summary["declared_rejected"]
+    assert summary["rejected"] == len(refused) > 0
+    assert summary["higher"] + summary["equal"] + summary["rejected"] == summary["calls"]
+    assert summary["lower"] == 0
+    for item in refused:
+        assert item["reason"] == "test: every other declared run is refused"
+        assert {"id", "corp", "recorded", "ours"} <= set(item)
