@@ -600,7 +600,11 @@ class EmailDesk:
         saved = move.opened.saved
         names = {p.id: p.name for p in header.players}
         mine = [pid for pid in (me, *local) if pid is not None]
-        keys = self.local_keys(header, mine, create=False)
+        try:
+            keys = self.local_keys(header, mine, create=False)
+        except (OSError, ValueError) as error:
+            raise PbemError(f"{path}: your key cannot be read to check this file: {error}") \
+                from error
         local_public = {pid: key.public for pid, key in keys.items()}
         pins_file = self.pins(header)
         try:

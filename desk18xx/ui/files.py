@@ -58,16 +58,19 @@ ValueErrors)."""
 
 
 def is_email_move(path: str, data: Path | None = None) -> bool:
-    """True for a save of a game you keep an e-mail copy of: open it with
-    `FileActions.open_email_move`, which shows what happened since your last action."""
-    from desk18xx.io.pbem import local_copy
+    """True for a save of a game you keep an e-mail copy of, or of one with the same
+    title and players (the seed or a name's spelling changed: a sender must not get
+    it past the checks by a double-click): open it with
+    `FileActions.open_email_move`, which checks it and shows what happened since
+    your last action."""
+    from desk18xx.io.pbem import EmailDesk
 
     try:
         header = load_save(path).header
     except (SaveFormatError, OSError):
         return False
-    folder = (data if data is not None else data_dir()) / PBEM_FOLDER
-    return local_copy(folder, header).is_file()
+    desk = EmailDesk(data if data is not None else data_dir())
+    return desk.copy_path(header).is_file() or bool(desk.others_like(header))
 
 
 def _is_export(path: str) -> bool:

@@ -158,3 +158,45 @@ def test_unsigned_moves_of_players_without_a_key_are_vouched_for_by_later_signat
     with pytest.raises(ValueError, match="nobody vouches"):
         check_signatures(setup, actions, ["2", "3"], Signatures({}, [None, None]),
                          {}, {}, names, ["a", "b"])
+
+
+def test_a_move_opened_with_plain_open_keeps_the_others_signatures_when_sent_on(
+        corpus: tuple[Path, list], tmp_path: Path) -> None:  # type: ignore[type-arg]
+    """Ann has no copy (she opened Bob's file with plain Open, or lost her copy): her
+    answer still carries Bob's and Cy's signatures, so the next receiver accepts it."""
+    import random
+    import shutil
+
+    from hostile_corpus import play_turn
+
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.io.replaying import digest_of, new_game
+    from desk18xx.io.savefile import load_save
+    from desk18xx.io.transfer import acting_player
+
+    _folder, cases = corpus
+    good = next(c for c in cases if c.valid)
+    received = load_save(good.path)
+    game = new_game(PBEM_HEADER)
+    raw = [dict(a) for a in received.actions]
+    for entry in raw:
+        game.process(action_from_dict(entry))
+    assert acting_player(game) == "1"
+    play_turn(game, "1", raw, random.Random(2))
+    fresh = EmailDesk(tmp_path / "ann-new")  # no copy, but her own key
+    shutil.copytree(good.receiver / "keys", tmp_path / "ann-new" / "keys")
+    for name in ("lost", "kept"):
+        (tmp_path / name).mkdir()
+    lost = fresh.send(tmp_path / "lost", PBEM_HEADER, raw, digest_of(game), "1")
+    kept = fresh.send(tmp_path / "kept", PBEM_HEADER, raw, digest_of(game), "1",
+                      carried=received)
+    nxt = acting_player(game)
+    assert nxt in ("2", "3")
+    data = tmp_path / "next"
+    shutil.copytree(good.receiver.parent / f"pbem-data-{'bob' if nxt == '2' else 'cy'}", data)
+    desk = EmailDesk(data)
+    move = desk.receive(kept.path, nxt)
+    assert move.signatures is not None
+    assert all(m is not None for m in move.signatures.moves[len(received.actions):])
+    lost_sigs = load_save(lost.path).signatures
+    assert lost_sigs is not None and None in lost_sigs["moves"]  # the others' were dropped
