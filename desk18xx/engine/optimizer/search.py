@@ -290,6 +290,10 @@ def _walk(
                     default=0)
     rep_lim = [r.limit if r.limit is not None else 1 << 30 for r in reps]
     max_stops = dist.max_stops if dist.max_stops is not None else 1 << 30
+    near = _Near(problem, live, is_counted, value,
+                 max((x for x in rep_lim if x < 1 << 30), default=0))
+    near_row = near.row
+    span_near = near.most if near.most > 0 else -1
     # unbounded trains (E-trains ...) get the stronger, dearer bound
     strong = STRONG or any(r.paying >= 1 << 30 for r in reps)
     # adjacency best-value first, so that good routes come early and raise the floors
@@ -308,6 +312,25 @@ def _walk(
         else {}
         for r in reps
     ]
+    # pattern mode: per rep, (pattern key, bonus, needs); a need is (hex bits of its
+    # stops, per stop the least distance to one of them) -- a pattern whose needs no
+    # open end can reach within the distance left cannot be had
+    far = 1 << 30
+    pattern_checks: list[list[tuple[int, int, list[tuple[int, list[int]]]]]] = []
+    for i, r in enumerate(reps):
+        checks: list[tuple[int, int, list[tuple[int, list[int]]]]] = []
+        if r.patterns is not None and rep_lim[i] <= span_near \
+                and any(pattern_needs[i].get(p) for p, _b in r.patterns):
+            for p, b in r.patterns:
+                needs = []
+                for group in pattern_needs[i].get(p, ()):
+                    mask = 0
+                    for y in group:
+                        mask |= hex_bit[y]
+                    row = near.to_group(group) if group else [far] * len(stops)
+                    needs.append((mask, row))
+                checks.append((p, b, needs))
+        pattern_checks.append(checks)
     base = [0]
     base_stop = base
     """The token the routes being listed start from (routes are listed from their lowest token)."""
@@ -397,8 +420,11 @@ def _walk(
             m = scoring.mail_value(r.train, [stops[end], stops[top_stop]])
             cuts[i] = r.mail_cap - m if m is not None else 1 << 40
 
-    def hopeful(n: int, vsum: int, k: int = 1) -> bool:
-        """``k``: stops on the route so far (for the cap on stops)."""
+    def hopeful(n: int, vsum: int, k: int = 1, x: int = -1, y: int = -1,
+                hexes: int = 0) -> bool:
+        """``k``: stops on the route so far (for the cap on stops); ``x``, ``y``: the
+        ends the route may still grow at (-1: none), for the bound by distance;
+        ``hexes``: the hexes the route visits (for the patterns' needs)."""
         cap = max_stops - k
         for i in range(n_reps):
             r = reps[i]
@@ -413,17 +439,48 @@ def _walk(
             if room > top:
                 room = top
             more = pref[room]
-            if lim_i - n < top_c:
+            left = lim_i - n
+            if left <= span_near:
+                # counted stops: within the distance left of an open end
+                if x < 0:
+                    near_c = near_row(y)[left] if y >= 0 else 0
+                elif y < 0:
+                    near_c = near_row(x)[left]
+                else:
+                    nx, ny = near_row(x), near_row(y)
+                    near_c = 0
+                    for a in range(left + 1):
+                        v = nx[a] + ny[left - a]
+                        if v > near_c:
+                            near_c = v
+                other = near_c + pref_f[room if room < top_f else top_f]
+                if other < more:
+                    more = other
+            if left < top_c:
                 # more counted stops fit the distance; free ones at most the paying places
-                c_room = lim_i - n if lim_i - n < cap else (cap if cap > 0 else 0)
+                c_room = left if left < cap else (cap if cap > 0 else 0)
                 other = pref_c[c_room] + pref_f[room if room < top_f else top_f]
                 if other < more:
                     more = other
             if total_value - vsum < more:
                 more = total_value - vsum
             if r.patterns is not None:
-                if not r.hopeless(r.mult * (vsum + more), cuts[i]):
+                most = r.mult * (vsum + more)
+                if r.hopeless(most, cuts[i]):
+                    continue
+                checks = pattern_checks[i]
+                if not checks:
                     return True
+                best_of = r.pattern_best
+                for p, bonus, needs in checks:
+                    if most <= best_of.get(p, (0,))[0] - bonus + (cuts[i] if p & 1 else 0):
+                        continue
+                    for mask, row in needs:
+                        if not (mask & hexes) and (x < 0 or row[x] > left) \
+                                and (y < 0 or row[y] > left):
+                            break
+                    else:
+                        return True
                 continue
             if r.mult * (vsum + more) + r.bonus >= r.floor:
                 return True
@@ -483,8 +540,10 @@ def _walk(
         """Each way on from ``cur``: segment, far stop, its state, and whether it must end there.
 
         ``inner``: ``cur`` is passed through (so no segment terminal at it);
-        ``left_open``: the route may still grow at the token end too.
+        ``left_open``: the route may still grow at the token end too (only while
+        the right end grows; the left end grows once the right one is fixed).
         """
+        t0_open = base[0] if left_open else -1
         t0 = base[0]
         for si in adj_sorted[cur]:
             if si <= low:
@@ -505,11 +564,12 @@ def _walk(
             if n2 > lim:
                 continue
             v2 = vsum + value[o]
-            if not hopeful(n2, v2, len(right_stops) + len(left_stops) + 2):
-                continue
-            h2 = hexes | hex_bit[o] | sg.passed
-            t2 = track | sg.track
             ends = sg.terminal_a if sg.a == o else sg.terminal_b
+            h2 = hexes | hex_bit[o] | sg.passed
+            if not hopeful(n2, v2, len(right_stops) + len(left_stops) + 2,
+                           o if not ends and passable[o] else -1, t0_open, h2):
+                continue
+            t2 = track | sg.track
             if strong:
                 tips = ((o, t0) if left_open else (o,)) if not ends else ((t0,) if left_open
                                                                          else ())
@@ -579,7 +639,7 @@ def _walk(
         if progress is not None:
             progress(k / max(1, len(starts)))
         n0 = is_counted[s]
-        if n0 > lim or not hopeful(n0, value[s]):
+        if n0 > lim or not hopeful(n0, value[s], 1, s, s if passable[s] else -1, hex_bit[s]):
             continue
         base[0] = s
         walk_right(s, hex_bit[s], avoid, n0, value[s], value[s] if n0 else 0, False)
@@ -591,6 +651,94 @@ def _walk(
                         for key, neg, bits, segs_, rev, mail in r.heap]
         r.routes.sort(key=_order)
     return priced
+
+
+class _Near:
+    """Bounds by distance: what an end can still reach with the distance it has left.
+
+    Distance runs from stop to stop over track (ignoring hexes and track used, so
+    these are bounds), paying the ``cost`` of each stop entered, through passable
+    stops only.  Rows are computed on first use (most positions need few).
+    """
+
+    def __init__(self, problem: Problem, live: list[bool], cost: list[int],
+                 value: list[int], most: int) -> None:
+        self.most = most
+        """Longest distance asked about (the longest bounded train of the walk)."""
+        self._problem = problem
+        self._live = live
+        self._cost = cost
+        self._value = value
+        self._passable = [s.passable for s in problem.stops]
+        self._rows: list[list[int] | None] = [None] * len(problem.stops)
+
+    def _dijkstra(self, sources: list[int], out: bool) -> dict[int, int]:
+        """Least distance from ``sources`` (``out``: paying for stops entered) to each
+        stop within :attr:`most`; ``out`` False: the same walked backwards (paying for
+        the stop left instead, so that it is the distance *to* the sources)."""
+        import heapq
+
+        segs, adj, cost, passable = (self._problem.segments, self._problem.adjacency,
+                                     self._cost, self._passable)
+        most = self.most
+        best = dict.fromkeys(sources, 0)
+        start = set(sources)
+        todo = [(0, x) for x in sources]
+        while todo:
+            d, u = heapq.heappop(todo)
+            if d > best.get(u, 1 << 30) or (u not in start and not passable[u]):
+                continue
+            for si in adj[u]:
+                sg = segs[si]
+                o = sg.b if sg.a == u else sg.a
+                nd = d + (cost[o] if out else cost[u] if u not in start else 0)
+                if nd <= most and nd < best.get(o, 1 << 30):
+                    best[o] = nd
+                    heapq.heappush(todo, (nd, o))
+        return best
+
+    def row(self, x: int) -> list[int]:
+        """Per distance ``d <= most``: the most ``d`` more distance can add at ``x``
+        in values of stops that use distance.
+
+        The ``k``-th stop an end reaches has used at least its distance from the
+        end, and at most ``d`` in all: the best set of stops that fit distinct
+        places ``1..d``, each no nearer than its distance (a matroid: greedy by value).
+        """
+        got = self._rows[x]
+        if got is not None:
+            return got
+        cost, value = self._cost, self._value
+        row = [0] * (self.most + 1)
+        if self._live[x]:
+            found = self._dijkstra([x], True)
+            cands = sorted(((value[o], d) for o, d in found.items()
+                            if o != x and cost[o] and value[o] > 0), reverse=True)
+            for d in range(1, self.most + 1):
+                placed: list[int] = []  # distances of the chosen stops, far first
+                total = 0
+                for v, dist in cands:
+                    if dist > d:
+                        continue
+                    trial = sorted([*placed, dist], reverse=True)
+                    if all(dist_i <= d - i for i, dist_i in enumerate(trial)):
+                        placed = trial
+                        total += v
+                        if len(placed) == d:
+                            break
+                row[d] = total
+        self._rows[x] = row
+        return row
+
+    def to_group(self, group: set[int]) -> list[int]:
+        """Per stop, at most its distance to the nearest stop of ``group`` (1 << 30: beyond
+        :attr:`most`)."""
+        back = self._dijkstra(sorted(group), False)
+        least = min((self._cost[y] for y in group), default=0)
+        far = 1 << 30
+        # walked backwards the distance pays for each stop left, the start included
+        return [max(0, back[x] - self._cost[x] + least) if x in back else far
+                for x in range(len(self._problem.stops))]
 
 
 def _order(c: Candidate) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
@@ -786,28 +934,103 @@ def _value(scoring: TitleScoring, picks: list[Candidate | None]) -> int:
     return sum(c.revenue for c in chosen) + scoring.run_bonus([c.mail for c in chosen])
 
 
-def _conflict_table(routes: list[Candidate]) -> dict[int, int]:
-    """Per track bit, the set (a bit set of list positions) of the routes that use it."""
-    users: dict[int, list[int]] = {}
-    for index, c in enumerate(routes):
-        t = c.track
-        while t:
-            low = t & -t
-            users.setdefault(low, []).append(index)
-            t ^= low
-    size = (len(routes) + 7) >> 3
-    table: dict[int, int] = {}
-    for low, indexes in users.items():
-        # byte by byte: OR-ing ever longer ints route by route is quadratic
-        raw = bytearray(size)
-        for i in indexes:
-            raw[i >> 3] |= 1 << (i & 7)
-        table[low] = int.from_bytes(raw, "little")
-    return table
+def _bitset(indexes: list[int], size: int) -> int:
+    """The positions as one int (byte by byte: OR-ing ever longer ints is quadratic)."""
+    raw = bytearray((size + 7) >> 3)
+    for i in indexes:
+        raw[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(raw, "little")
+
+
+class _Conflicts:
+    """Which routes of each list clash with a given route (share a piece of track or
+    an extra bit).
+
+    A route's own track is the union of its segments' track (shifted into its
+    overlap group), so the table is kept per segment, not per track piece (a
+    segment has many): per list, segment -> the routes using it, and two
+    segments clash when their track meets (a small precomputed table).  Extra
+    bits (one-per-run bonuses, L-train cities) keep a table per bit.
+    """
+
+    def __init__(self, problem: Problem, lists: list[list[Candidate]], groups: list[int]
+                 ) -> None:
+        segs = problem.segments
+        self._shift = 2 * problem.n_track
+        by_piece: dict[int, list[int]] = {}
+        for sg in segs:
+            t = sg.track
+            while t:
+                low = t & -t
+                by_piece.setdefault(low, []).append(sg.index)
+                t ^= low
+        meets: list[set[int]] = [{sg.index} for sg in segs]
+        for users in by_piece.values():
+            if len(users) > 1:
+                for a in users:
+                    meets[a].update(users)
+        self._meets = meets
+        self._lists = lists
+        self._groups = groups
+        self._segs: list[dict[int, int]] = []
+        self._extras: list[dict[int, int]] = []
+        self._memo: list[dict[int, int]] = [{} for _ in lists]
+        shift = self._shift
+        for lst in lists:
+            seg_users: dict[int, list[int]] = {}
+            extra_users: dict[int, list[int]] = {}
+            for index, c in enumerate(lst):
+                for si in c.segments:
+                    seg_users.setdefault(si, []).append(index)
+                e = c.track >> shift
+                while e:
+                    low = e & -e
+                    extra_users.setdefault(low, []).append(index)
+                    e ^= low
+            n = len(lst)
+            self._segs.append({k: _bitset(v, n) for k, v in seg_users.items()})
+            self._extras.append({k: _bitset(v, n) for k, v in extra_users.items()})
+
+    def _seg_mask(self, d: int, si: int) -> int:
+        """The routes of list ``d`` whose track meets segment ``si`` (memo)."""
+        memo = self._memo[d]
+        m = memo.get(si)
+        if m is None:
+            m = 0
+            table = self._segs[d]
+            for other in self._meets[si]:
+                m |= table.get(other, 0)
+            memo[si] = m
+        return m
+
+    def masks(self, d_i: int, j: int) -> list[int]:
+        """Per list, the routes that clash with route ``j`` of list ``d_i``."""
+        c = self._lists[d_i][j]
+        group = self._groups[d_i]
+        e = c.track >> self._shift
+        extra_bits: list[int] = []
+        while e:
+            low = e & -e
+            extra_bits.append(low)
+            e ^= low
+        out: list[int] = []
+        for d in range(len(self._lists)):
+            m = 0
+            if self._groups[d] == group:
+                for si in c.segments:
+                    m |= self._seg_mask(d, si)
+            if extra_bits:
+                extras = self._extras[d]
+                for low in extra_bits:
+                    m |= extras.get(low, 0)
+            out.append(m)
+        return out
 
 
 def _assign(
+    problem: Problem,
     lists: list[list[Candidate]],
+    groups: list[int],
     incumbent: list[Candidate | None],
     cancel: Callable[[], bool] | None,
     progress: Progress | None,
@@ -824,8 +1047,9 @@ def _assign(
     """
     k = len(lists)
     distinct: list[list[Candidate]] = []
+    distinct_groups: list[int] = []
     which: list[int] = []
-    for lst in lists:
+    for lst, group in zip(lists, groups, strict=True):
         for d, other in enumerate(distinct):
             if other is lst:
                 which.append(d)
@@ -833,7 +1057,8 @@ def _assign(
         else:
             which.append(len(distinct))
             distinct.append(lst)
-    tables = [_conflict_table(lst) for lst in distinct]
+            distinct_groups.append(group)
+    conflicts = _Conflicts(problem, distinct, distinct_groups)
     full = [(1 << len(lst)) - 1 for lst in distinct]
     same_as_prev = [i > 0 and which[i] == which[i - 1] for i in range(k)]
     best: list[Candidate | None] = list(incumbent)
@@ -853,18 +1078,7 @@ def _assign(
     def clash(confs: list[int], d_i: int, j: int) -> list[int]:
         mine = masks.get((d_i, j))
         if mine is None:
-            mine = []
-            track = distinct[d_i][j].track
-            for d in range(n_distinct):
-                table = tables[d]
-                m = 0
-                t = track
-                while t:
-                    low = t & -t
-                    m |= table.get(low, 0)
-                    t ^= low
-                mine.append(m)
-            masks[(d_i, j)] = mine
+            mine = masks[(d_i, j)] = conflicts.masks(d_i, j)
         return [c | m for c, m in zip(confs, mine, strict=True)]
 
     def branch(i: int, confs: list[int], total: int, rsum: int) -> None:
@@ -999,7 +1213,8 @@ def solve(
             incumbent = _greedy(problem, scoring, ordered_trains, rep_of, cancel, stats, prices)
         except _Stopped:
             complete = False
-    choice, total, done = _assign(lists, incumbent, cancel, progress, scoring)
+    groups = [rep_of[t.id].group for t in ordered_trains]
+    choice, total, done = _assign(problem, lists, groups, incumbent, cancel, progress, scoring)
     complete = complete and done
     best_note[0] = total
     if complete and k > 1:
@@ -1026,7 +1241,8 @@ def solve(
         if again:
             complete = run_pass(again, (0.5, 0.9))
             lists = [rep_of[t.id].routes for t in ordered_trains]
-            choice, total, done = _assign(lists, choice, cancel, progress, scoring)
+            choice, total, done = _assign(problem, lists, groups, choice, cancel, progress,
+                                          scoring)
             complete = complete and done
     routes = []
     for t, c in zip(ordered_trains, choice, strict=True):
