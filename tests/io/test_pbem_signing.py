@@ -200,3 +200,34 @@ def test_a_move_opened_with_plain_open_keeps_the_others_signatures_when_sent_on(
     assert all(m is not None for m in move.signatures.moves[len(received.actions):])
     lost_sigs = load_save(lost.path).signatures
     assert lost_sigs is not None and None in lost_sigs["moves"]  # the others' were dropped
+
+
+def test_the_move_list_and_the_mail_tell_the_engines_narration(
+        corpus: tuple[Path, list]) -> None:  # type: ignore[type-arg]
+    """The "since your last action" list and the mail text are the log dock's lines:
+    `describe_in` for each action, then the consequences the engine told."""
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.engine.describe import describe_in
+    from desk18xx.io.pbem import mail_text
+    from desk18xx.io.replaying import new_game
+
+    _folder, cases = corpus
+    good = next(c for c in cases if c.valid)
+    move = EmailDesk(good.receiver).receive(good.path, good.me)
+    game = new_game(PBEM_HEADER)
+    game.narrating = True
+    told: list[str] = []
+    for entry in move.opened.saved.actions:
+        action = action_from_dict(entry)
+        told.append(describe_in(game, action))
+        before = len(game.events)
+        game.process(action)
+        told += [line for _count, lines in game.events[before:] for line in lines]
+    listed = [line.strip() for event in move.events for line in event.lines()]
+    assert listed == told
+    assert any(e.details for e in move.events), "no consequence told (an auction win …)"
+    _subject, body = mail_text(PBEM_HEADER, move.events, move.opened.game, "2")
+    for event in move.since_yours:
+        assert event.text in body
+        for line in event.details:
+            assert f"      {line}" in body

@@ -15,6 +15,7 @@ from desk18xx.engine.game import GameSetup
 from desk18xx.engine.variations import Mark, Node
 from desk18xx.io.pbem import History
 from desk18xx.io.transfer import acting_player
+from desk18xx.ui.dialogs.pbem import ReceivedMoveDialog
 from desk18xx.ui.files import FileActions, header_of
 from desk18xx.ui.session import GameSession
 
@@ -103,6 +104,13 @@ def test_receiving_keeps_the_receivers_names_notes_and_marks(
     assert move is not None and move.history.kind is History.EXTENDS and not warnings
     assert move.signatures is not None and move.signatures.signed >= 2
     check_merged(ann, mine, idea, total)
+    dialog = ReceivedMoveDialog(move, dict(SETUP.players))
+    qtbot.addWidget(dialog)
+    rows = [dialog.events.item(i).text().strip() for i in range(dialog.events.count())]
+    for event in move.events:  # each action, then what followed, as the log dock says
+        assert any(row.startswith(event.text) for row in rows)
+        assert all(line in rows for line in event.details)
+    assert "signed moves checked" in dialog.summary.text()
 
     # after a restart (a new window, another game open): her copy's tree is merged
     later, later_files = make(qtbot, tmp_path / "ann")
