@@ -528,11 +528,18 @@ class EmailDesk:
         path = self.copy_path(header)
         return load_save(path) if path.is_file() else None
 
-    def others_like(self, header: SaveHeader) -> list[SavedGame]:
+    def others_like(self, header: SaveHeader, *, seats_only: bool = False
+                    ) -> list[SavedGame]:
         """Your copies of games with the same title and players (same stable
-        identity) but another exact identity (seed, spelling of a name)."""
+        identity) but another exact identity (seed, spelling of a name); with
+        `seats_only`, of every game with the same title, options and player ids
+        whatever the names (a sender may rename you)."""
+        def loose(h: SaveHeader) -> tuple[object, ...]:
+            return (h.title, h.variant, tuple(sorted(h.options)),
+                    tuple(p.id for p in h.players))
+
         stable, own = game_stable_identity(header), self.copy_path(header).name
-        index = self._index()
+        index = {} if seats_only else self._index()
         found: list[SavedGame] = []
         for path in sorted(self.folder.glob(f"*{MAIL_SUFFIX}")):
             if path.name == own or index.get(path.name, stable) != stable:
@@ -541,7 +548,8 @@ class EmailDesk:
                 saved = load_save(path)
             except (SaveFormatError, OSError):
                 continue
-            if game_stable_identity(saved.header) == stable:
+            if (loose(saved.header) == loose(header)) if seats_only else \
+                    game_stable_identity(saved.header) == stable:
                 found.append(saved)
         return found
 
@@ -646,7 +654,8 @@ class EmailDesk:
         yours = [i for i, who_ in enumerate(move.signers) if who_ in mine]
         if not yours:
             return
-        for other in self.others_like(move.opened.saved.header):
+        header = move.opened.saved.header
+        for other in self.others_like(header) or self.others_like(header, seats_only=True):
             check = compare_history(other.actions, move.opened.saved.actions)
             i = yours[0] if check.first_difference is None else check.first_difference
             differs = "" if check.first_difference is None else \

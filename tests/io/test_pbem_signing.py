@@ -231,3 +231,34 @@ def test_the_move_list_and_the_mail_tell_the_engines_narration(
         assert event.text in body
         for line in event.details:
             assert f"      {line}" in body
+
+
+def test_a_rewrite_that_renames_you_is_refused_once_you_say_who_you_are(
+        corpus: tuple[Path, list], tmp_path: Path) -> None:  # type: ignore[type-arg]
+    """The sender renames Ann ("Anna": another stable identity, so no pinned keys and no
+    key of hers by that name) and rewrites her moves: the file holds moves of the seat
+    she plays while she has a copy of a game with the same title and seats."""
+    import random
+
+    from hostile_corpus import play_turn
+
+    from desk18xx.io.replaying import digest_of, new_game
+    from desk18xx.io.savefile import SavedPlayer, SaveHeader
+    from desk18xx.io.transfer import acting_player
+
+    folder, cases = corpus
+    good = next(c for c in cases if c.valid)
+    renamed = SaveHeader("1867", (SavedPlayer("1", "Anna"), *PBEM_HEADER.players[1:]),
+                         PBEM_HEADER.seed)
+    game, raw = new_game(renamed), []
+    rng = random.Random(5)
+    while len(raw) < 8:
+        play_turn(game, acting_player(game) or "", raw, rng)
+    (tmp_path / "mail").mkdir()
+    sent = EmailDesk(tmp_path / "bob").send(tmp_path / "mail", renamed, raw, digest_of(game), "2")
+    before = fingerprint(folder)
+    with pytest.raises(ChangedIdentityError, match=r"your game under a changed identity "
+                       r"\(1867, seed 11, Ann, Bob, Cy -> 1867, seed 11, Anna, Bob, Cy\).*"
+                       r"action 1 \(Anna .+\) is Anna's"):
+        EmailDesk(good.receiver).receive(sent.path, "1")
+    assert fingerprint(folder) == before
