@@ -133,6 +133,44 @@ def tile_pixmap(tile: TileDef, rotation: int = 0, size: int = TILE_ICON,
     return pix
 
 
+class ElidedButton(QPushButton):
+    """A choice button whose label is cut with "…" to the width it gets (whole on
+    hover), so that a long company name never makes the panel scroll sideways.
+
+    :meth:`text` returns the whole label.
+    """
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = text
+        self._hint = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._elide()
+
+    def text(self) -> str:
+        """The whole label (what is shown may be cut)."""
+        return self._full
+
+    def set_hint(self, hint: str) -> None:
+        """The tooltip (the whole label is put before it while the label is cut)."""
+        self._hint = hint
+        self._elide()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(40, super().minimumSizeHint().height())
+
+    def _elide(self) -> None:
+        room = max(10, self.contentsRect().width() - 14)
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, room)
+        super().setText(shown.replace("&", "&&"))
+        cut = shown != self._full
+        self.setToolTip("\n".join(t for t in ((self._full if cut else ""), self._hint) if t))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._elide()
+
+
 class TileTray(QListWidget):
     """Tiles of the phase: usable ones first; drag one onto a hex or click it.
 
@@ -243,7 +281,7 @@ class ActionPanel(QWidget):
     def __init__(self, session: GameSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._session = session
-        self._buttons: dict[str, QPushButton] = {}
+        self._buttons: dict[str, ElidedButton] = {}
         self._spins: dict[str, AmountField | None] = {}
         self._combos: dict[str, QComboBox | None] = {}
         self._current: dict[str, Choice] = {}
@@ -294,6 +332,8 @@ class ActionPanel(QWidget):
         self._choices_layout.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        # the choices take the panel's width (labels cut, whole on hover): never sideways
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self._choices_box)
         layout.addWidget(scroll, 1)
         self.amount_note = ElidedLabel("")
@@ -363,7 +403,7 @@ class ActionPanel(QWidget):
         """Labels of the choice buttons now shown."""
         return list(self._buttons)
 
-    def button(self, label: str) -> QPushButton:
+    def button(self, label: str) -> ElidedButton:
         """The button of the choice ``label``."""
         return self._buttons[label]
 
@@ -435,10 +475,10 @@ class ActionPanel(QWidget):
         row = QWidget()
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)
-        button = QPushButton(choice.label.replace("&", "&&"))
+        button = ElidedButton(choice.label)
         button.setAutoDefault(True)  # Enter presses the focused choice, as Space does
         if choice.hint:
-            button.setToolTip(choice.hint)
+            button.set_hint(choice.hint)
         spin: AmountField | None = None
         combo: QComboBox | None = None
         if choice.spin is not None:
@@ -457,8 +497,8 @@ class ActionPanel(QWidget):
             for w in (button, spin, combo):
                 if w is not None:
                     w.setEnabled(False)
-            button.setToolTip(f"Not now: {choice.disabled}"
-                              + (f"\n{choice.hint}" if choice.hint else ""))
+            button.set_hint(f"Not now: {choice.disabled}"
+                            + (f"\n{choice.hint}" if choice.hint else ""))
 
         def fire() -> None:
             value: int | str | None = None

@@ -50,6 +50,7 @@ from desk18xx.ui.models.market import market_cells
 from desk18xx.ui.models.tables import (
     BANK_HEADERS,
     CORP_HEADERS,
+    HEADER_TIPS,
     PLAYER_HEADERS,
     Row,
     RowsModel,
@@ -61,13 +62,15 @@ from desk18xx.ui.models.tables import (
 from desk18xx.ui.programs import ProgramActions
 from desk18xx.ui.session import GameSession
 from desk18xx.ui.studysession import StudySession
-from desk18xx.ui.tableviews import fit_rows
+from desk18xx.ui.tableviews import fit_columns, fit_rows
 from desk18xx.ui.undo import UndoBinder
 
 ORGANISATION = "desk18xx"
 APPLICATION = "desk18xx"
 #: Bump when the dock set changes so an old saved layout is not applied.
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5
+#: The least height of the log's tabs (log, variations, compare): three lines.
+LOG_MIN_HEIGHT = 56
 
 
 def _tray_order(manifest: Mapping[str, ManifestTile]) -> list[TileDef]:
@@ -77,11 +80,7 @@ def _tray_order(manifest: Mapping[str, ManifestTile]) -> list[TileDef]:
     return sorted(tiles, key=lambda t: order.get(t.color, len(order)))
 
 
-#: Pixels a table cell needs beside its text (margins and grid line).
-_CELL_PADDING = 14
-
-
-def _table(model: RowsModel) -> QTableView:
+def _table(model: RowsModel, hide_empty: bool = False) -> QTableView:
     view = QTableView()
     view.setModel(model)
     view.verticalHeader().setVisible(False)
@@ -89,21 +88,8 @@ def _table(model: RowsModel) -> QTableView:
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     view.setTabKeyNavigation(False)  # Tab moves on to the next widget, not the next cell
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    view.horizontalHeader().setStretchLastSection(True)
     view.setWordWrap(False)
-    model.modelReset.connect(view.resizeColumnsToContents)
-
-    def fit_changed(first: QModelIndex, last: QModelIndex) -> None:
-        """Widen a column only when a changed cell no longer fits (measuring the
-        changed cells, not every row as a full resize does)."""
-        metrics = view.fontMetrics()
-        for column in range(first.column(), last.column() + 1):
-            width = view.columnWidth(column)
-            if any(metrics.horizontalAdvance(str(model.index(row, column).data()))
-                   + _CELL_PADDING > width for row in range(first.row(), last.row() + 1)):
-                view.resizeColumnToContents(column)
-
-    model.dataChanged.connect(fit_changed)
+    fit_columns(view, hide_empty)  # inside the dock's width: never a sideways scroll bar
     return view
 
 
@@ -136,8 +122,8 @@ class MainWindow(QMainWindow):
         self.action_panel = ActionPanel(session)
         self.controller = MapController(session, self.map_view, self.action_panel, self)
         self.undo = UndoBinder(session, self)
-        self.players_model = RowsModel(PLAYER_HEADERS, self)
-        self.corps_model = RowsModel(CORP_HEADERS, self)
+        self.players_model = RowsModel(PLAYER_HEADERS, self, HEADER_TIPS)
+        self.corps_model = RowsModel(CORP_HEADERS, self, HEADER_TIPS)
         self.bank_model = RowsModel(BANK_HEADERS, self)
         self.privates_model = RowsModel(("Private", "Value", "Revenue", "Owner"), self)
         self.tiles_model = RowsModel(("Tile", "Colour", "Left"), self)
@@ -204,12 +190,14 @@ class MainWindow(QMainWindow):
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         # the players, companies and market side by side along the bottom (the players'
         # table as tall as its rows: all seven players of 1822CA in sight); the bank,
-        # privates, bid boxes and tiles in tabs on the left, the log under them
+        # privates, bid boxes and tiles in tabs on the left, the log (and the study's
+        # variations and compare view) in tabs under them
         self._dock("actions", "Turn", self.action_panel, right)
-        players_view = _table(self.players_model)
+        players_view = _table(self.players_model, hide_empty=True)
         fit_rows(players_view, self.players_model)
         players = self._dock("players", "Players", players_view, bottom)
-        companies = self._dock("companies", "Companies", _table(self.corps_model), bottom)
+        corps_view = _table(self.corps_model, hide_empty=True)
+        companies = self._dock("companies", "Companies", corps_view, bottom)
         market = self._dock("market", "Stock market", self.market, bottom)
         self.splitDockWidget(players, companies, Qt.Orientation.Horizontal)
         self.splitDockWidget(companies, market, Qt.Orientation.Horizontal)
@@ -234,7 +222,7 @@ class MainWindow(QMainWindow):
         bank.raise_()
         self.resizeDocks([self.docks["actions"]], [360], Qt.Orientation.Horizontal)
         self.resizeDocks([bank], [300], Qt.Orientation.Horizontal)
-        self.resizeDocks([bank, self.docks["log"]], [400, 180], Qt.Orientation.Vertical)
+        self.resizeDocks([bank, self.docks["log"]], [440, 130], Qt.Orientation.Vertical)
         self.resizeDocks([players, companies, market], [400, 440, 440],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([players], [215], Qt.Orientation.Vertical)
@@ -261,9 +249,15 @@ class MainWindow(QMainWindow):
                              | QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        # tabs beside the bank's: the left column keeps its height for the bid boxes
-        self.tabifyDockWidget(self.docks["tiles"], self.compare)
-        self.tabifyDockWidget(self.compare, self.study_tree)
+        # tabs beside the log's: the bank's tabs keep their whole titles in the left
+        # column's width (no "Compan…"), and the study reads beside the game's log
+        self.tabifyDockWidget(self.docks["log"], self.study_tree)
+        self.tabifyDockWidget(self.study_tree, self.compare)
+        for dock in (self.docks["log"], self.study_tree, self.compare):  # a few lines at
+            widget = dock.widget()  # least: the bid boxes above keep every row at 1280x800
+            if widget is not None:
+                widget.setMinimumHeight(LOG_MIN_HEIGHT)
+        self.docks["log"].raise_()
         self.docks["bank"].raise_()
         self.sandbox = SandboxDock(study, self.map_view, self.controller, self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.sandbox)

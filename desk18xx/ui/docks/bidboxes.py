@@ -24,14 +24,15 @@ from desk18xx.engine.game import Game
 from desk18xx.ui.models.choices import short_company_name
 from desk18xx.ui.models.tables import Row, RowsModel
 from desk18xx.ui.session import GameSession
-from desk18xx.ui.tableviews import fit_rows
+from desk18xx.ui.tableviews import fit_columns, fit_rows
 
 BOX_HEADERS = ("Box", "Next bid", "Bids", "Company")
 BIDDER_HEADERS = ("Player", "Free", "Committed", "Tokens", "Bids on")
 _KIND_LABEL = {"minor": "Minor", "concession": "Concession", "private": "Private"}
 _KIND_COLOUR = {"minor": "#dbe9ff", "concession": "#ffe3c4", "private": "#e4f4d8"}
-ROW = 22
-"""Height of a table row (as in the other docks)."""
+ROW = 20
+"""Height of a table row (a little less than the other docks': ten boxes and seven
+bidders in sight at 1280x800)."""
 ACTING = "#ffe680"
 """Background of the acting player (as in the players dock)."""
 
@@ -121,9 +122,9 @@ def _table(model: RowsModel) -> QTableView:
     view.verticalHeader().setDefaultSectionSize(ROW)
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     view.setTabKeyNavigation(False)  # Tab moves on to the next widget, not the next cell
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    view.horizontalHeader().setStretchLastSection(True)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.setWordWrap(False)
+    fit_columns(view)  # inside the dock's width: names cut with "…", never sideways
     return view
 
 
@@ -150,7 +151,7 @@ class BidBoxesWidget(QWidget):
         self.bidders_model = _TextModel(BIDDER_HEADERS, frozenset({4}), self)
         self.boxes_view = _table(self.boxes_model)
         self.bidders_view = _table(self.bidders_model)
-        self.boxes_view.setMinimumHeight(ROW * 5 + ROW)  # header and five boxes at least
+        fit_rows(self.boxes_view, self.boxes_model)  # every box in sight
         fit_rows(self.bidders_view, self.bidders_model)  # every player in sight
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)

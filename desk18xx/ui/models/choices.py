@@ -456,7 +456,7 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
     if isinstance(move, AcquireCompany) and move.company in game.companies:
         c = game.companies[move.company]
         owner = f" from {game.name_of(c.owner)}" if c.owner else ""
-        name = _clip(short_company_name(move.company, c.name))
+        name = short_company_name(move.company, c.name)
         return Choice(f"Take over {move.company} ({name}){owner}", _fixed(move),
                       "Acquire a private", hint=c.name)
     if isinstance(move, Choose):  # one button per choice, not one per "choose"
@@ -585,7 +585,7 @@ def _box_bids(game: Game, entity: str, view: BidBoxView) -> list[Choice]:
         hint = f"{box.company}: {name}"
         if top is not None:
             hint += f"; high bid ${top.price} by {game.name_of(top.player)}"
-        out.append(Choice(f"Bid on {box.company} ({_clip(name)})",
+        out.append(Choice(f"Bid on {box.company} ({name})",
                           _box_bid(entity, box.company, lo), "Bid boxes",
                           spin=(lo, hi, view.step, lo), hint=hint,
                           disabled=box.problem or ""))
@@ -602,10 +602,6 @@ def short_company_name(company: str, name: str) -> str:
         if name.startswith("(") and name.endswith(")"):
             name = name[1:-1]
     return name or company
-
-
-def _clip(text: str, size: int = 20) -> str:
-    return text if len(text) <= size else text[: size - 1].rstrip() + "…"
 
 
 def _box_bid(entity: str, company: str, lo: int) -> Callable[[Value], Action]:
@@ -652,7 +648,7 @@ def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     hi = MIN_MINOR_BID + (max(cash, MIN_MINOR_BID) - MIN_MINOR_BID) // BID_STEP * BID_STEP
     out = []
     for cid in minors:
-        out.append(Choice(f"Auction {cid} ({_clip(game.corps[cid].name)})",
+        out.append(Choice(f"Auction {cid} ({game.corps[cid].name})",
             _minor_bid(entity, cid),
             "Start a minor", spin=(MIN_MINOR_BID, hi, BID_STEP, MIN_MINOR_BID),
             hint=game.corps[cid].name,

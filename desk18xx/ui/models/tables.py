@@ -7,7 +7,7 @@ what changed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
@@ -38,9 +38,12 @@ class Row:
 class RowsModel(QAbstractTableModel):
     """A read-only table of :class:`Row` values with fixed headers."""
 
-    def __init__(self, headers: Sequence[str], parent: QObject | None = None) -> None:
+    def __init__(self, headers: Sequence[str], parent: QObject | None = None,
+                 header_tips: Mapping[str, str] | None = None) -> None:
         super().__init__(parent)
         self._headers = list(headers)
+        self._header_tips = dict(header_tips or {})
+        """Header -> its meaning in full (short headers keep a table narrow)."""
         self._rows: list[Row] = []
 
     def set_rows(self, rows: Sequence[Row]) -> bool:
@@ -109,10 +112,12 @@ class RowsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._headers):
             return None
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._headers):
+        if role == Qt.ItemDataRole.DisplayRole:
             return self._headers[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._header_tips.get(self._headers[section])
         return None
 
 
@@ -126,8 +131,15 @@ def _look(row: Row) -> tuple[str | None, str | None, str]:
 
 # -- rows read from a game -------------------------------------------------------------
 PLAYER_HEADERS = ("Player", "Cash", "Certs", "Value", "Debt", "Privates", "Shares")
-CORP_HEADERS = ("Company", "Owner", "Price", "Cash", "Trains", "Tokens", "Treasury",
-                "Pool", "Loans", "Privates", "Destination")
+CORP_HEADERS = ("Co.", "Owner", "Price", "Cash", "Trains", "Tok.", "Treas.",
+                "Pool", "Loans", "Priv.", "Dest.")
+"""Short, so that the table fits its dock at 1280x800 (:data:`HEADER_TIPS` in full)."""
+HEADER_TIPS = {
+    "Co.": "Company (▶ the one operating)", "Tok.": "Tokens left / in all",
+    "Treas.": "Shares in the company's treasury", "Pool": "Shares in the bank pool",
+    "Priv.": "Privates the company owns", "Dest.": "Destination hex (1822CA majors)",
+    "Certs": "Certificates held / the limit", "Value": "Cash and shares at market price",
+}
 BANK_HEADERS = ("Item", "Value")
 
 
