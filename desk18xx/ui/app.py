@@ -147,6 +147,9 @@ def run_app(file: str | None, screenshot: str | None = None) -> int:
     from desk18xx.ui.idlegc import IdleCollector
 
     IdleCollector(session, window)  # full garbage passes while idle, not during a move
+    from desk18xx.ui.routeworker import install_attachment_hints
+
+    install_attachment_hints(session, window)  # the choices' best runs, off the GUI thread
     app.installEventFilter(FileOpenFilter(window))
     if error is not None:
         window.statusBar().showMessage(error)

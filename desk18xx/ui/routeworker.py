@@ -12,11 +12,16 @@ progress line with its Cancel button.
 :class:`TaskRunner` does the same for any search the caller writes as a task
 (the study sandbox: a company's best routes before and after a tile tried):
 one at a time, progress, cancel, and an answer for a dropped task thrown away.
+
+:class:`AttachmentHints` takes the turn panel's "best run with this choice"
+searches (1822CA's Pullman and grain train) off the GUI thread: the buttons
+show at once, their hints when the search is done.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -26,13 +31,21 @@ from PySide6.QtCore import (
     QObject,
     QRunnable,
     QThreadPool,
+    QTimer,
     Signal,
     SignalInstance,
 )
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from desk18xx.engine.game import Game
-from desk18xx.ui.models.routes import TrainRoute, best
+from desk18xx.ui.models.routes import (
+    ATTACH_BUDGET,
+    AttachmentRuns,
+    TrainRoute,
+    best,
+    register_attachment_search,
+    search_attachment_runs,
+)
 
 Search = Callable[[Game, str, Callable[[], bool], Callable[[float, int], None]],
                   tuple[list[TrainRoute], int, bool]]
@@ -399,3 +412,131 @@ class RouteSearchBar(QWidget):
         self.bar.setValue(percent)
         if revenue:
             self.label.setText(f"Finding the best routes… ${revenue} so far")
+
+
+class AttachmentHints(QObject):
+    """Answers :func:`~desk18xx.ui.models.routes.attachment_runs` for the session's live
+    game in a worker thread, so an action that offers the Pullman or the grain train
+    does not wait for the searches behind the choices' hints.
+
+    The answer handed out is empty, and filled when the search is done (then
+    ``ready``); a state change drops a search of an older position.  Games other
+    than the session's live one are searched at once, as without this object.
+
+    Args:
+        session: whose live game is searched.
+        parent: Qt parent (the main window).
+
+    Signals:
+        ready(): the answer for the current position was filled in (show the turn again).
+    """
+
+    #: The answer for the current position is in.
+    ready = Signal()
+
+    def __init__(self, session: SessionLike, parent: QObject | None = None,
+                 budget: float = ATTACH_BUDGET) -> None:
+        super().__init__(parent)
+        self._session = session
+        self._budget = budget
+        self._runner = TaskRunner(self)
+        self._runner.finished.connect(self._finished)
+        self._asked: tuple[Game, int, str, AttachmentRuns] | None = None
+        """The question taken last: game, actions applied, company and its answer."""
+        self._launched = False
+        """The worker was given the question taken last."""
+        session.state_changed.connect(self._position_changed)
+        session.game_replaced.connect(self._position_changed)
+        register_attachment_search(self.search)
+
+    @property
+    def running(self) -> bool:
+        """A search is planned or under way."""
+        return self._asked is not None and (self._runner.running or not self._launched)
+
+    def search(self, game: Game, corp: str) -> AttachmentRuns | None:
+        """Take the question if ``game`` is the session's live game (None otherwise)."""
+        try:
+            live = self._session.game
+        except RuntimeError:
+            return None
+        if game is not live:
+            return None
+        asked = self._asked
+        if (asked is not None and asked[0] is game and asked[1] == game.actions_applied
+                and asked[2] == corp):
+            return asked[3]
+        self._runner.drop()
+        runs = AttachmentRuns()
+        self._asked = (game, game.actions_applied, corp, runs)
+        self._launched = False
+        # after this update is painted: the copy for the worker is not for the player to wait
+        QTimer.singleShot(0, self, self._start)
+        return runs
+
+    def _current(self) -> bool:
+        asked = self._asked
+        if asked is None:
+            return False
+        try:
+            live = self._session.game
+        except RuntimeError:
+            return False
+        return asked[0] is live and asked[1] == live.actions_applied
+
+    def _start(self) -> None:
+        if not self._current() or self._launched:
+            return
+        assert self._asked is not None
+        self._launched = True
+        game, _count, corp, _runs = self._asked
+        copy = game.copy()
+        budget = self._budget
+
+        def task(cancel: Callable[[], bool], _progress: Callable[[float, int], None]
+                 ) -> AttachmentRuns:
+            return search_attachment_runs(copy, corp, budget, cancel=cancel,
+                                          clock=time.thread_time)
+
+        self._runner.start(corp, task, tag=self._asked)
+
+    def _finished(self, tag: object, answer: object) -> None:
+        if tag is not self._asked or not self._current() or not isinstance(answer, dict):
+            return
+        assert self._asked is not None
+        self._asked[3].update(answer)
+        self.ready.emit()
+
+    def _position_changed(self, *_args: object) -> None:
+        if self._asked is not None and not self._current():
+            self._runner.drop()
+            self._asked = None
+
+    def shutdown(self, msecs: int = 5000) -> None:
+        """Drop the search and wait for the worker."""
+        self._asked = None
+        self._runner.shutdown(msecs)
+
+
+def install_attachment_hints(session: SessionLike, window: QObject) -> AttachmentHints:
+    """Search the choices' hints of ``session`` in the background (:class:`AttachmentHints`,
+    owned by ``window``) and put them on ``window``'s turn panel buttons when found."""
+    hints = AttachmentHints(session, window)
+
+    def found() -> None:
+        from desk18xx.ui.models.choices import turn_info
+
+        panel = getattr(window, "action_panel", None)
+        if getattr(window, "viewing", None) is not None or panel is None:
+            return  # an earlier position is shown: the live turn comes back with the hints
+        game = session.game
+        if game.finished:
+            return
+        info = turn_info(game)
+        panel.show_turn(info)
+        for choice in info.choices:
+            if choice.hint and not choice.disabled and choice.label in panel.choice_labels():
+                panel.button(choice.label).set_hint(choice.hint)
+
+    hints.ready.connect(found)
+    return hints

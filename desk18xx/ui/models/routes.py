@@ -10,6 +10,7 @@ computes the real revenue when it is submitted.
 from __future__ import annotations
 
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -273,28 +274,72 @@ def best(game: Game, corp: str, cancel: Callable[[], bool] | None = None,
 
 
 ATTACH_BUDGET = 0.5
-"""CPU seconds :func:`attachment_runs` may spend on the GUI thread."""
+"""CPU seconds :func:`attachment_runs` may spend on the GUI thread (or a worker's)."""
+
+
+class AttachmentRuns(dict[str, tuple[int, bool]]):
+    """What :func:`attachment_runs` answers: choice -> (best run, search finished).
+
+    Filled at once, or empty and filled later, on the GUI thread, when a
+    background search took the question (:func:`register_attachment_search`).
+    """
+
+
+AttachmentSearch = Callable[[Game, str], "AttachmentRuns | None"]
+"""``search(game, corp)``: an (empty, filled later) answer if it takes the question,
+else None."""
+
+_SEARCHES: list[weakref.WeakMethod[AttachmentSearch]] = []
+
+
+def register_attachment_search(search: AttachmentSearch) -> None:
+    """Let a bound method ``search`` answer :func:`attachment_runs` in the background
+    (held weakly: it stops when its object goes; a search declines games not its own)."""
+    _SEARCHES[:] = [w for w in _SEARCHES if w() is not None]
+    _SEARCHES.append(weakref.WeakMethod(search))
 
 
 def attachment_runs(game: Game, corp: str, budget: float = ATTACH_BUDGET
-                    ) -> dict[str, tuple[int, bool]]:
+                    ) -> AttachmentRuns:
     """For each attachment choice open to ``corp`` now (1822CA's Pullman, then its
     grain train; ``choose`` values), the best run found once it is made: revenue plus
     mail, and whether the search finished in ``budget`` CPU seconds.  A Pullman
     choice counts the best grain-train choice after it.  Empty for other titles or
     when the optimizer cannot price the position.
+
+    When a registered background search takes the question (the window's
+    :class:`~desk18xx.ui.routeworker.AttachmentHints`), the answer comes back
+    empty at once and is filled when that search is done.
     """
+    labels = getattr(game, "attach_labels", None)
+    if not callable(labels) or not labels(corp):
+        return AttachmentRuns()
+    for ref in list(_SEARCHES):
+        search = ref()
+        taken = search(game, corp) if search is not None else None
+        if taken is not None:
+            return taken
+    return search_attachment_runs(game, corp, budget)
+
+
+def search_attachment_runs(game: Game, corp: str, budget: float = ATTACH_BUDGET,
+                           cancel: Callable[[], bool] | None = None,
+                           clock: Callable[[], float] = time.process_time
+                           ) -> AttachmentRuns:
+    """:func:`attachment_runs` searched now, in ``budget`` seconds of ``clock`` (a
+    worker thread passes ``time.thread_time``) or until ``cancel`` says stop; ``game``
+    is not changed."""
     from desk18xx.engine.actions import Choose
     from desk18xx.engine.errors import IllegalAction
     from desk18xx.engine.optimizer import Unsupported, best_routes
 
     labels = getattr(game, "attach_labels", None)
     if not callable(labels):
-        return {}
-    deadline = time.process_time() + budget
+        return AttachmentRuns()
+    deadline = clock() + budget
 
     def late() -> bool:
-        return time.process_time() > deadline
+        return clock() > deadline or (cancel is not None and cancel())
 
     def after(g: Game, choice: str) -> Game:
         out = g.copy()
@@ -311,9 +356,9 @@ def attachment_runs(game: Game, corp: str, budget: float = ATTACH_BUDGET
         return sol.revenue + sol.subsidy, sol.complete
 
     try:
-        return {c: best_of(after(game, c)) for c in labels(corp)}
+        return AttachmentRuns({c: best_of(after(game, c)) for c in labels(corp)})
     except (Unsupported, IllegalAction, KeyError, ValueError, AssertionError):
-        return {}
+        return AttachmentRuns()
 
 
 def trains_of(game: Game, corp: str) -> list[TrainRoute]:
