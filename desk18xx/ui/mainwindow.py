@@ -253,8 +253,9 @@ class MainWindow(QMainWindow):
         # column's width (no "Compan…"), and the study reads beside the game's log
         self.tabifyDockWidget(self.docks["log"], self.study_tree)
         self.tabifyDockWidget(self.study_tree, self.compare)
-        for dock in (self.docks["log"], self.study_tree, self.compare):  # a few lines at
-            widget = dock.widget()  # least: the bid boxes above keep every row at 1280x800
+        log_tabs: tuple[QDockWidget, ...] = (self.docks["log"], self.study_tree, self.compare)
+        for tab in log_tabs:  # a few lines at least: the bid boxes above keep every row
+            widget = tab.widget()  # in sight at 1280x800
             if widget is not None:
                 widget.setMinimumHeight(LOG_MIN_HEIGHT)
         self.docks["log"].raise_()
