@@ -543,6 +543,12 @@ class Game:
         """
         raise IllegalAction(f"no sandbox tile lays for {self.title_id}")
 
+    def sandbox_lay_offers(self, corp: str, hex_id: str | None = None) -> tuple[Offer, ...]:
+        """The tile-lay offers of ``corp`` as its own first lay of a turn, whoever is
+        to act (what :meth:`sandbox_lay` accepts; on ``hex_id`` only, when given);
+        read-only (title; none by default)."""
+        return ()
+
     def position_extra(self) -> dict[str, Any]:
         """What the title declares as part of the position beyond the generic one
         (`desk18xx.engine.digest.position`): plain data under documented names,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from desk18xx.engine.actions import LayTile, Route
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game
+from desk18xx.engine.offers import TileLayOffer
 
 Placer = Callable[[Game, LayTile], None]
 """Applies a lay for any company (changes the game; raises IllegalAction)."""
@@ -105,6 +106,19 @@ def lay_for(game: Game, lay: LayTile, *, placer: Placer | None = None) -> Game:
     return trial
 
 
+def lay_offers(game: Game, corp: str) -> tuple[TileLayOffer, ...]:
+    """Where and what ``corp`` may lay in the sandbox: the title's offers of the lay
+    `Game.sandbox_lay` accepts (the company's own first lay, whoever is to act)."""
+    return tuple(o for o in game.sandbox_lay_offers(corp) if isinstance(o, TileLayOffer))
+
+
+def hex_lay_offer(game: Game, corp: str, hex_id: str) -> TileLayOffer | None:
+    """The sandbox's offer of a lay by ``corp`` on ``hex_id``, with the reasons the
+    tiles that do not go there are refused (None: the title has no sandbox)."""
+    found = game.sandbox_lay_offers(corp, hex_id)
+    return next((o for o in found if isinstance(o, TileLayOffer)), None)
+
+
 def is_own_move(game: Game, lay: LayTile) -> bool:
     """True when `lay` is a legal action now (that company's own tile lay)."""
     legal = game.legal_actions()
@@ -143,7 +157,9 @@ __all__ = [
     "RouteSummary",
     "SandboxTrial",
     "best_routes_of",
+    "hex_lay_offer",
     "is_own_move",
     "lay_for",
+    "lay_offers",
     "try_tile_lay",
 ]

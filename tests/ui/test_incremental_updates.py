@@ -27,7 +27,7 @@ from desk18xx.titles import find_title
 from desk18xx.ui.idlegc import IdleCollector
 from desk18xx.ui.models.log import LogModel, log_entries
 from desk18xx.ui.models.tables import Row, RowsModel
-from desk18xx.ui.models.tracks import TrackOptions, track_rules
+from desk18xx.ui.models.tracks import TrackOptions
 from desk18xx.ui.session import IMPORT_OPTIONS, GameSession
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -101,7 +101,7 @@ def test_the_build_highlight_matches_the_rules(qtbot) -> None:  # type: ignore[n
     setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
                       imported.seed, tuple(imported.optional_rules) + IMPORT_OPTIONS)
     game = find_title(setup.title).new_game(setup)
-    checked = 0
+    checked = nonempty = 0
     for i, raw in enumerate(imported.actions[:700]):
         game.process(action_from_dict(raw))
         legal = game.legal_actions()
@@ -113,13 +113,15 @@ def test_the_build_highlight_matches_the_rules(qtbot) -> None:  # type: ignore[n
         assert isinstance(board, Board)
         reach = {str(h): e for h, e in graph_for(board).reach(corp).edges.items()}
         layable = upgrades.layable_hexes(board, reach, [Color(c) for c in game.phase.tiles],
-                                         track_rules(game), entity=corp)
+                                         game.track_rules, entity=corp)
         expected = [h for h, tiles in sorted(layable.items())
                     if any(options.left(name) > 0 for name in tiles)]
-        assert options.hexes() == expected, f"after action {i}"
-        assert TrackOptions(game, corp).hexes() == expected  # again, from what was kept
+        # the offers also leave out what the company cannot pay and hexes laid this turn
+        assert set(options.hexes()) <= set(expected), f"after action {i}"
+        nonempty += bool(options.hexes())
+        assert TrackOptions(game, corp).hexes() == options.hexes()  # again
         checked += 1
-    assert checked >= 5
+    assert checked >= 5 and nonempty >= 5
 
 
 class _Cycle:

@@ -256,6 +256,7 @@ def test_1867_second_lay_offers_yellow_only_elsewhere_at_20(
     """After a company's first lay the map offered upgrades and the hex just laid
     ("Not allowed: cannot lay an upgrade now", "… was already laid on this turn"),
     and the Lay button did not show the second lay's $20."""
+    from desk18xx.engine.sandbox import lay_offers
     from desk18xx.engine.tiledef import Color
     from desk18xx.ui.models.tracks import TrackOptions
 
@@ -267,7 +268,9 @@ def test_1867_second_lay_offers_yellow_only_elsewhere_at_20(
         legal = game.legal_actions()
         if (legal.step == "Track" and legal.details.get("may_upgrade") is False
                 and legal.entity is not None and Color.GREEN in game.phase.tiles):
-            plain = TrackOptions(game, legal.entity)  # the lay rules without the turn
+            first = lay_offers(game, legal.entity)  # the lay rules without the turn
+            plain = TrackOptions(game, legal.entity,
+                                 source=(lambda first=first: first, lambda _h: None))
             if any(plain.tile(name).color != Color.YELLOW
                    for h in plain.hexes() for name in plain.legal(h)) \
                     and TrackOptions(game, legal.entity, legal.details).hexes():

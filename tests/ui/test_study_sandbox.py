@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -12,12 +13,11 @@ from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from desk18xx.engine.digest import state_digest
-from desk18xx.engine.game import Game
-from desk18xx.engine.sandbox import RouteSummary, SandboxTrial, best_routes_of
+from desk18xx.engine.game import Game, GameSetup
+from desk18xx.engine.sandbox import RouteSummary, SandboxTrial, best_routes_of, lay_offers
 from desk18xx.ui.docks import sandbox as sandbox_dock
-from desk18xx.ui.docks.sandbox import SANDBOX_COLOR, SandboxDock
+from desk18xx.ui.docks.sandbox import SANDBOX_COLOR, SandboxDock, running_companies
 from desk18xx.ui.mainwindow import MainWindow
-from desk18xx.ui.models.tracks import TrackOptions
 from desk18xx.ui.session import GameSession
 
 GAME = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
@@ -78,7 +78,7 @@ def test_a_tile_tried_for_a_company_off_turn_shows_its_routes_then_is_discarded(
     assert game.legal_actions().entity != "PM"  # not PM's turn
     digest, size, raw = state_digest(game), len(session.tree), len(session.line.raw)
     dock = _open(window, "PM")
-    expected = TrackOptions(game, "PM").hexes()
+    expected = sorted(o.hex for o in lay_offers(game, "PM"))
     assert expected and window.map_view.highlighted() == expected
     assert "M11" in expected
     before = best_routes_of(game, "PM").revenue
@@ -137,7 +137,7 @@ def test_moving_in_the_study_starts_the_sandbox_again(window: MainWindow, qtbot:
     _try(qtbot, dock)
     session.go_to(main[250])
     assert dock.active and dock.trial is None and dock.corp == "PM"
-    assert window.map_view.highlighted() == TrackOptions(session.game, "PM").hexes()
+    assert window.map_view.highlighted() == sorted(o.hex for o in lay_offers(session.game, "PM"))
     assert dock.base is not None and state_digest(dock.base) == state_digest(session.game)
     assert SANDBOX_COLOR.startswith("#")
 
@@ -226,3 +226,71 @@ def test_a_search_for_a_position_or_trial_left_meanwhile_is_dropped(
         assert dock.try_lay()
         dock.discard_button.click()  # dropped before its routes came
     assert trials == [] and dock.trial is None and dock.pending is None
+
+
+def test_a_tile_is_laid_in_the_sandbox_in_1822ca_where_the_outlines_say(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """1822CA: the sandbox outlines where the chosen company may lay (the title's
+    sandbox offers), and a tile laid there is tried."""
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    session = GameSession()
+    session.load(GAME.parents[1] / "1822CA" / "1.json")
+    win = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(win)
+    win.show()
+    main = session.tree.main_line()
+    session.go_to(main[len(main) // 2])
+    game = session.game
+    corp = next(c for c in running_companies(game) if lay_offers(game, c))
+    dock = _open(win, corp)
+    offers = lay_offers(game, corp)
+    expected = sorted(o.hex for o in offers)
+    assert expected and win.map_view.highlighted() == expected
+    offer = offers[0]
+    name, rotations = offer.tiles[0]
+    _lay(dock, offer.hex, name, rotations[0])
+    assert sorted(f.name for f in win.map_view.fan()) == sorted(dict(offer.tiles))
+    trial = _try(qtbot, dock)
+    assert trial.lay.hex == offer.hex and trial.game.board is not None
+    assert state_digest(session.game) == state_digest(game)  # the study is untouched
+
+
+def test_a_refused_sandbox_drop_names_the_rule(window: MainWindow) -> None:
+    session = window.session
+    main = session.tree.main_line()
+    session.go_to(main[300])
+    dock = _open(window, "PM")
+    offers = lay_offers(session.game, "PM")
+    hex_id = offers[0].hex
+    track = dock.track
+    assert track is not None
+    wrong = next(c.name for c in track.tray(hex_id) if not c.rotations and c.left > 0)
+    dock.drop_tile(hex_id, wrong)
+    assert dock.hint.text().startswith(f"Tile {wrong} cannot be laid on {hex_id} by PM: ")
+    assert dock.hint.text() != f"Tile {wrong} cannot be laid on {hex_id} by PM: ."
+
+
+def test_the_sandbox_is_a_mode_ended_by_a_move_and_gone_in_a_new_game(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Issue 18 item 4: acting ends the sandbox and gives the map and the turn panel
+    back; a new game takes its tab away; the company list reads full names."""
+    session = window.session
+    main = session.tree.main_line()
+    session.go_to(main[300])
+    dock = _open(window, "PM")
+    game = session.game
+    labels = [dock.company.itemText(i) for i in range(dock.company.count())]
+    assert all(" — " in text and text.split(" — ")[0] != text.split(" — ")[1]
+               for text in labels), labels
+    assert f"PM — {game.corps['PM'].name}" in labels
+    legal = game.legal_actions()
+    move = next(m for m in game.legal_moves(random.Random(1)) if m.entity == legal.entity)
+    assert session.submit(move)
+    assert not dock.active and not dock.isVisible()
+    live = window.controller.track
+    assert window.map_view.highlighted() == (live.hexes() if live is not None else [])
+    assert not window.map_view.fan()
+    dock.mode_action.trigger()
+    assert dock.active and dock.isVisible()
+    session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), 5))
+    assert not dock.active and not dock.isVisible()

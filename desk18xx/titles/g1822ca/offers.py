@@ -39,6 +39,7 @@ from desk18xx.engine.offers import (
     tile_name,
 )
 from desk18xx.engine.state import DEPOT, POOL, Share
+from desk18xx.engine.tiledef import HexDef
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.steps.acquisition import AcquisitionTrack
 from desk18xx.titles.g1822ca.steps.operating import (
@@ -553,7 +554,10 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
 
     board = gm.map
     corp = kind.corp
-    hd = board.hex_def(hex_id) if hex_id in {str(h) for h in board.hex_ids()} else None
+    try:
+        hd: HexDef | None = board.hex_def(hex_id)
+    except KeyError:
+        hd = None
     where = f"{hd.location_name} ({hex_id})" if hd is not None and hd.location_name else hex_id
     make = functools.partial(TileLayOffer, hex=hex_id, rule=kind.rule,
                              second_lay=kind.second, label=where)
@@ -656,14 +660,15 @@ def _most_exits(gm: G1822CA, hex_id: str, edges: frozenset[int] | None,
                 fitting: dict[str, tuple[int, ...]], refused: list[tuple[str, str]]) -> None:
     """RB 5.7.34-5.7.35: where the most-exits rule applies to a tile, it must be one
     of `upgrades.legal_tiles` (as `upgrades.check_tile_lay` asks)."""
-    from desk18xx.engine.map.upgrades import _max_exits_applies, legal_tiles
+    from desk18xx.engine.map.upgrades import _max_exits_applies, _more_exits_fit, legal_tiles
 
     board = gm.map
     st = board.hex(hex_id)
     legal: dict[object, dict[str, tuple[int, ...]]] = {}
     for name in list(fitting):
         tile = board.tile_def(name)
-        if not _max_exits_applies(st, gm.track_rules, tile):
+        if not _max_exits_applies(st, gm.track_rules, tile) \
+                or not _more_exits_fit(board, hex_id, tile, gm.track_rules, edges):
             continue
         if tile.color not in legal:
             legal[tile.color] = legal_tiles(board, hex_id, [tile.color], gm.track_rules, edges)

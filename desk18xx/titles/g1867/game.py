@@ -632,6 +632,12 @@ class G1867(Game):
 
         lay_anyway(self, lay)
 
+    def sandbox_lay_offers(self, corp: str, hex_id: str | None = None) -> tuple[Offer, ...]:
+        """What :meth:`sandbox_lay` accepts for ``corp`` (`.sandbox`)."""
+        from desk18xx.titles.g1867.sandbox import lay_offers
+
+        return lay_offers(self, corp, hex_id)
+
     def position_extra(self) -> dict[str, Any]:
         """This title's declared part of the position (`.position`)."""
         from desk18xx.titles.g1867.position import position_extra

@@ -38,8 +38,10 @@ from desk18xx.engine.sandbox import (
     RouteSummary,
     SandboxTrial,
     best_routes_of,
+    hex_lay_offer,
     is_own_move,
     lay_for,
+    lay_offers,
 )
 from desk18xx.ui.actionpanel import TileTray
 from desk18xx.ui.mapview.controller import MapController
@@ -100,6 +102,8 @@ class SandboxDock(QDockWidget):
         self.view = view
         self.controller = controller
         self.active = False
+        self._keeping = False
+        """The sandbox's own trial is being played as a branch (not a move that ends it)."""
         self.base: Game | None = None
         """The position tried from (the current node's)."""
         self.track: TrackOptions | None = None
@@ -165,10 +169,17 @@ class SandboxDock(QDockWidget):
         self.view.rotate_requested.connect(self.rotate)
         self.view.confirm_requested.connect(self.try_lay)
         self.view.cancel_requested.connect(self.discard)
+        self.view.fan_tile_chosen.connect(self._fan_tile)
         self.runner.finished.connect(self._search_done)
         self.runner.failed.connect(lambda reason: self.hint.setText(f"No route search: {reason}"))
         if self.study.session is None:  # else the window calls position_changed
             self.study.current_changed.connect(lambda _id: self.position_changed())
+        session = self.study.session
+        if session is not None and hasattr(session, "game_replaced"):
+            # a mode: a new or opened game ends it and takes its tab away, and so does
+            # a move played in the game (not one of the sandbox's own trials)
+            session.game_replaced.connect(self._game_replaced)
+            session.action_applied.connect(lambda _n: self._acted())
 
     # -- mode ---------------------------------------------------------------------------
     def set_active(self, on: bool) -> None:
@@ -192,7 +203,9 @@ class SandboxDock(QDockWidget):
             self.track = None
             self.view.set_routes(())
             self.view.clear_preview()
+            self.view.clear_fan()
             self.controller.show_history(None)  # back to the live board and its overlays
+            self.hide()  # the turn panel's tab again
 
     def position_changed(self) -> None:
         """The study moved (or the sandbox opened): start again from the current node.
@@ -211,7 +224,7 @@ class SandboxDock(QDockWidget):
         self.company.blockSignals(True)
         self.company.clear()
         for cid in running_companies(self.base):
-            self.company.addItem(f"{cid} — {self.base.name_of(cid)}", cid)
+            self.company.addItem(company_label(self.base, cid), cid)
         index = self.company.findData(chosen)
         self.company.setCurrentIndex(max(0, index))
         self.company.blockSignals(False)
@@ -235,7 +248,8 @@ class SandboxDock(QDockWidget):
             self.hint.setText("No company has a station on the map yet.")
             self._buttons()
             return
-        self.track = TrackOptions(base, corp)
+        self.track = TrackOptions(base, corp, source=(
+            lambda: lay_offers(base, corp), lambda hex_id: hex_lay_offer(base, corp, hex_id)))
         self.view.set_highlights(self.track.hexes(), SANDBOX_COLOR)
         self.tray.set_tiles(self.track.tray(None))
         self.hint.setText(f"Click a hex outlined in blue to lay a tile for {corp}.")
@@ -275,23 +289,43 @@ class SandboxDock(QDockWidget):
             return
         legal = self.track.legal(hex_id)
         if not legal:
-            self.hint.setText(f"{self.corp} cannot lay a tile on {hex_id} now.")
+            why = self.track.why_not(hex_id)
+            self.hint.setText(f"{self.corp} cannot lay a tile on {hex_id} now"
+                              + (f": {why}." if why else "."))
             return
         self.selected_hex = hex_id
         self.tray.set_tiles(self.track.tray(hex_id))
         if self.selected_tile not in legal:
             self.selected_tile = sorted(legal)[0]
+        self._show_fan()
         self._start_preview()
+
+    def _show_fan(self) -> None:
+        """The tiles the sandbox offers on the chosen hex, as a fan around it."""
+        track, hex_id = self.track, self.selected_hex
+        if track is None or hex_id is None:
+            self.view.clear_fan()
+            return
+        self.view.show_fan(track.hex_def(hex_id), [
+            (name, track.tile(name), rotations[0], f"Tile {name} (click to choose)")
+            for name, rotations in sorted(track.legal(hex_id).items())])
+
+    def _fan_tile(self, name: str) -> None:
+        if self.active and not self.trying and self.selected_hex is not None:
+            self.choose_tile(name)
 
     def drop_tile(self, hex_id: str, name: str) -> None:
         """A tile was dragged from the sandbox's tray onto the map."""
         if not self.active or self.track is None or self.trying:
             return
         if name not in self.track.legal(hex_id):
-            self.hint.setText(f"Tile {name} cannot be laid on {hex_id} by {self.corp}.")
+            why = self.track.why_not(hex_id, name) or self.track.why_not(hex_id)
+            self.hint.setText(f"Tile {name} cannot be laid on {hex_id} by {self.corp}"
+                              + (f": {why}." if why else "."))
             return
         self.selected_hex, self.selected_tile = hex_id, name
         self.tray.set_tiles(self.track.tray(hex_id))
+        self._show_fan()
         self._start_preview()
 
     def choose_tile(self, name: str) -> None:
@@ -333,7 +367,7 @@ class SandboxDock(QDockWidget):
         if (track is None or corp is None or self.selected_hex is None
                 or self.selected_tile is None or not self.rotations):
             return None
-        copy = track.copy_id(self.selected_tile)
+        copy = track.copy_id(self.selected_tile, self.selected_hex)
         if copy is None:
             return None
         return LayTile(entity=corp, entity_type="corporation", hex=self.selected_hex,
@@ -398,6 +432,7 @@ class SandboxDock(QDockWidget):
         lay = trial.lay
         self.trial = trial
         self.view.clear_preview()
+        self.view.clear_fan()
         self.controller.show_history(trial.game)
         self.view.set_highlights((lay.hex,), SANDBOX_COLOR)
         self._draw_routes(trial.game, trial.after)
@@ -432,10 +467,26 @@ class SandboxDock(QDockWidget):
         if not self.active or trial is None or not trial.on_turn:
             return False
         self.trial = None
-        if self.study.play(trial.lay) is None:
+        self._keeping = True
+        try:
+            played = self.study.play(trial.lay)
+        finally:
+            self._keeping = False
+        if played is None:
             return False
         self.set_active(False)
         return True
+
+    def _acted(self) -> None:
+        """A move was played in the game: the sandbox ends (issue 18: a mode)."""
+        if self.active and not self._keeping:
+            self.set_active(False)
+
+    def _game_replaced(self) -> None:
+        """A new or opened game: the sandbox ends and its tab goes."""
+        self.set_active(False)
+        self._before = {}
+        self.hide()
 
     # -- drawing ------------------------------------------------------------------------
     @staticmethod
@@ -473,4 +524,12 @@ class SandboxDock(QDockWidget):
             self.trial is not None and self.trial.on_turn))
 
 
-__all__ = ["SandboxDock", "running_companies", "summary_of"]
+def company_label(game: Game, cid: str) -> str:
+    """A company as the sandbox lists it: its id and full name ("BO — Brockville &
+    Ottawa"), the id alone where it has no other name."""
+    corp = game.corps.get(cid)
+    name = getattr(corp, "name", "") or ""
+    return f"{cid} — {name}" if name and name != cid else cid
+
+
+__all__ = ["SandboxDock", "company_label", "running_companies", "summary_of"]

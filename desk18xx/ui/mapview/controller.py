@@ -88,6 +88,7 @@ class MapController(QObject):
         self._view.confirm_requested.connect(self.confirm)
         self._view.cancel_requested.connect(self.cancel)
         self._view.hex_hovered.connect(self._hovered)
+        self._view.fan_tile_chosen.connect(self.choose_fan_tile)
         self._panel.tray.tile_chosen.connect(self.choose_tile)
         self._panel.rotate_button.clicked.connect(lambda: self.rotate(1))
         self._panel.confirm_button.clicked.connect(self.confirm)
@@ -130,6 +131,9 @@ class MapController(QObject):
             self._view.clear_preview()
             self.status.emit("Showing an earlier position; click the last log line to return")
         else:
+            # a proposal that came while another board was shown was dropped: propose
+            # again for the live position ("Best routes" is never left waiting)
+            self._auto_for = None
             self.refresh(self._info)
 
     def refresh(self, info: TurnInfo | None) -> None:
@@ -206,31 +210,78 @@ class MapController(QObject):
             self.toggle_stop(hex_id)
             return
         if self._track is None:
+            self._explain_token_click(hex_id)
             return
         if hex_id == self.selected_hex and self._view.previewing:
             self.rotate(1)  # clicking the previewed hex again turns the tile
             return
         legal = self._track.legal(hex_id)
         if not legal:
-            self.status.emit(f"No tile can be laid on {hex_id} now")
+            why = self._track.why_not(hex_id)
+            self.status.emit(f"No tile can be laid on {hex_id} now" + (f": {why}" if why else ""))
             return
         self.selected_hex = hex_id
         self._panel.tray.set_tiles(self._track.tray(hex_id))
         usable = self._panel.tray.tile_names(usable_only=True)
         if self.selected_tile not in legal and usable:
             self.selected_tile = usable[0]
+        self._show_fan()
         self._start_preview()
+
+    def _show_fan(self) -> None:
+        """Open the tiles the offer allows on the chosen hex as a fan around it."""
+        track, hex_id = self._track, self.selected_hex
+        if track is None or hex_id is None:
+            self._view.clear_fan()
+            return
+        fan = []
+        for name, rotations in track.legal(hex_id).items():
+            cost = track.cost(hex_id, name, rotations[0])
+            tip = f"Tile {name}" + (f", ${cost}" if cost else "") + " (click to choose)"
+            fan.append((name, track.tile(name), rotations[0], tip))
+        fan.sort(key=lambda f: _num(f[0]))
+        self._view.show_fan(track.hex_def(hex_id), fan)
+
+    def choose_fan_tile(self, name: str) -> None:
+        """A tile of the fan around the chosen hex was clicked."""
+        if self._track is None or self._history is not None or self.selected_hex is None:
+            return
+        self.choose_tile(name)
+
+    def _explain_token_click(self, hex_id: str) -> None:
+        """A click on a city while the company places a token, where the map rings no
+        slot: say why (the engine's reason)."""
+        info = self._info
+        if info is None or info.entity is None or "place_token" not in info.map_types:
+            return
+        game = self._session.game
+        if any(s.hex_id == hex_id for s in self._view.token_slots()):
+            return
+        try:
+            city = city_id(game, hex_id, 0)
+        except Exception:  # noqa: BLE001 - no city on this hex
+            return
+        if not city:
+            return
+        etype = "player" if game.is_player(info.entity) else "corporation"
+        why = game.why_illegal(PlaceToken(entity=info.entity, entity_type=etype, city=city))
+        if why is None:
+            why = "choose one of its ringed slots"
+        self.status.emit(f"{info.entity} cannot place a token on {hex_id}: {why}")
 
     def drop_tile(self, hex_id: str, name: str) -> None:
         """A tile was dragged from the tray onto ``hex_id``."""
         if self._track is None or self._history is not None:
             return
         if name not in self._track.legal(hex_id):
-            self.status.emit(f"Tile {name} cannot be laid on {hex_id}")
+            why = self._track.why_not(hex_id, name) or self._track.why_not(hex_id)
+            self.status.emit(f"Tile {name} cannot be laid on {hex_id}"
+                             + (f": {why}" if why else ""))
             return
         self.selected_hex = hex_id
         self.selected_tile = name
         self._panel.tray.set_tiles(self._track.tray(hex_id))
+        self._show_fan()
         self._start_preview()
 
     def choose_tile(self, name: str) -> None:
@@ -278,7 +329,7 @@ class MapController(QObject):
         if (self._info is None or self._info.entity is None or self.selected_hex is None
                 or self.selected_tile is None or self.rotation is None or self._track is None):
             return
-        copy = self._track.copy_id(self.selected_tile)
+        copy = self._track.copy_id(self.selected_tile, self.selected_hex)
         if copy is None:
             self.status.emit(f"No tile {self.selected_tile} left")
             return
@@ -289,6 +340,7 @@ class MapController(QObject):
     def cancel(self) -> None:
         """Drop the preview and the chosen hex."""
         self._view.clear_preview()
+        self._view.clear_fan()
         self.selected_hex = None
         self._rotations = ()
         self._rot_index = 0
@@ -517,6 +569,11 @@ class MapController(QObject):
                            for r, rev in zip(routes, exact, strict=True))
         self._session.submit(RunRoutes(entity=self._info.entity, entity_type="corporation",
                                        routes=routes))
+
+
+def _num(name: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if digits else 0, name)
 
 
 def _swatch(color: str) -> QIcon:

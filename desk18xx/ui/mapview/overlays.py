@@ -22,6 +22,11 @@ Z_HIGHLIGHT = 10.0
 Z_PREVIEW = 20.0
 Z_ROUTE = 30.0
 Z_SLOT = 40.0
+Z_FAN = 50.0
+
+FAN_SCALE = 0.5
+"""Size of a tile of the fan against a hex."""
+FAN_PER_RING = 8
 
 
 def hex_centre(hex_id: str, size: float) -> QPointF:
@@ -106,6 +111,52 @@ class TilePreviewItem(QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPolygon(QPolygonF([QPointF(x, y) for x, y in geo.hex_corners()]))
+
+
+class FanTileItem(QGraphicsItem):
+    """One legal tile of the fan opened around a hex (18xx.games' tile selector):
+    drawn small at its first legal rotation; a click chooses it."""
+
+    def __init__(self, hex_def: HexDef, name: str, tile: TileDef, rotation: int,
+                 centre: QPointF, size: float, tip: str = "") -> None:
+        super().__init__()
+        self.name = name
+        self._state = StaticHex(hex_def, tile, rotation)
+        self.setPos(centre)
+        self.setScale(FAN_SCALE * size / geo.UNIT)
+        self.setZValue(Z_FAN)
+        self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(tip or f"Tile {name}")
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return QRectF(-geo.UNIT - 4, -geo.EDGE_R - 4, 2 * geo.UNIT + 8, 2 * geo.EDGE_R + 8)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        paint_hex(painter, self._state, True, frozenset())
+        painter.setPen(QPen(QColor("#202020"), 6))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPolygon(QPolygonF([QPointF(x, y) for x, y in geo.hex_corners()]))
+
+
+def fan_centres(hex_id: str, count: int, size: float) -> list[QPointF]:
+    """Where the ``count`` tiles of a fan around ``hex_id`` are drawn: rings of up to
+    :data:`FAN_PER_RING` tiles around the hex, the first at the top."""
+    import math
+
+    centre = hex_centre(hex_id, size)
+    out: list[QPointF] = []
+    ring = 0
+    while len(out) < count:
+        n = min(FAN_PER_RING + 6 * ring, count - len(out))
+        radius = size * (1.45 + 1.05 * ring)
+        for i in range(n):
+            angle = -math.pi / 2 + 2 * math.pi * i / n
+            out.append(QPointF(centre.x() + radius * math.cos(angle),
+                               centre.y() + radius * math.sin(angle)))
+        ring += 1
+    return out
 
 
 def _slots(tile: TileDef, city: int) -> int:

@@ -15,8 +15,10 @@ from PySide6.QtGui import (
     QDragMoveEvent,
     QDropEvent,
     QKeyEvent,
+    QKeySequence,
     QMouseEvent,
     QPainter,
+    QShortcut,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QWidget
@@ -28,10 +30,12 @@ from desk18xx.ui.map.geometry import SLOT_RADIUS, UNIT
 from desk18xx.ui.map.scene import MapScene
 from desk18xx.ui.mapview.overlays import (
     ROUTE_COLORS,
+    FanTileItem,
     HexOutlineItem,
     RouteItem,
     TilePreviewItem,
     TokenSlotItem,
+    fan_centres,
 )
 
 #: MIME type of a tile dragged from the tray (payload: the tile name, UTF-8).
@@ -80,6 +84,8 @@ class MapView(QGraphicsView):
     cancel_requested = Signal()
     #: The hex under the mouse changed.
     hex_hovered = Signal(str)
+    #: A tile of the fan around a hex was clicked (its name).
+    fan_tile_chosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -91,6 +97,7 @@ class MapView(QGraphicsView):
         self._hover_hex = ""
         self._preview: TilePreviewItem | None = None
         self._slots: list[TokenSlotItem] = []
+        self._fan: list[FanTileItem] = []
         self._routes: list[RouteItem] = []
         self._recent: list[HexOutlineItem] = []
         """What happened since the player's last action (an e-mail move), until dismissed."""
@@ -105,6 +112,14 @@ class MapView(QGraphicsView):
         self.setAcceptDrops(True)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._lay_keys = [QShortcut(QKeySequence(key), self) for key in
+                          (Qt.Key.Key_Return, Qt.Key.Key_Enter)]
+        """Enter lays the previewed tile wherever the focus is in the window (issue 18):
+        on only while a tile is previewed."""
+        for shortcut in self._lay_keys:
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.setEnabled(False)
+            shortcut.activated.connect(self.confirm_requested.emit)
         self._fitted = False
         """True while the whole board is shown (kept so on resize)."""
         self._readable = False
@@ -289,6 +304,7 @@ class MapView(QGraphicsView):
         self._hover = None
         self._hover_hex = ""
         self.clear_preview()
+        self.clear_fan()
 
     def _remove(self, item: QGraphicsItem | None) -> None:
         if item is not None and item.scene() is not None:
@@ -363,11 +379,38 @@ class MapView(QGraphicsView):
             tokens = tuple(tuple(row) for row in self._scene.hex_item(hex_def.id).state.tokens)
         self._preview = TilePreviewItem(hex_def, tile, rotation, self.hex_size(), tokens)
         self._scene.addItem(self._preview)
+        for shortcut in self._lay_keys:
+            shortcut.setEnabled(True)
+
+    def show_fan(self, hex_def: HexDef, tiles: Sequence[tuple[str, TileDef, int, str]]
+                 ) -> None:
+        """Open the legal tiles (name, tile, rotation, tooltip) as a fan around the hex."""
+        self.clear_fan()
+        if self._scene is None or not tiles:
+            return
+        size = self.hex_size()
+        centres = fan_centres(hex_def.id, len(tiles), size)
+        for (name, tile, rotation, tip), centre in zip(tiles, centres, strict=True):
+            item = FanTileItem(hex_def, name, tile, rotation, centre, size, tip)
+            self._scene.addItem(item)
+            self._fan.append(item)
+
+    def clear_fan(self) -> None:
+        """Close the fan of tiles."""
+        for item in self._fan:
+            self._remove(item)
+        self._fan = []
+
+    def fan(self) -> list[FanTileItem]:
+        """The tiles of the fan shown (empty: none)."""
+        return list(self._fan)
 
     def clear_preview(self) -> None:
         """Remove the tile preview."""
         self._remove(self._preview)
         self._preview = None
+        for shortcut in getattr(self, "_lay_keys", ()):
+            shortcut.setEnabled(False)
 
     @property
     def previewing(self) -> bool:
@@ -435,6 +478,10 @@ class MapView(QGraphicsView):
             self.slot_clicked.emit(item.hex_id, item.city, item.slot)
             event.accept()
             return
+        if isinstance(item, FanTileItem) and event.button() == Qt.MouseButton.LeftButton:
+            self.fan_tile_chosen.emit(item.name)
+            event.accept()
+            return
         if event.button() == Qt.MouseButton.LeftButton:
             self._press = event.position().toPoint()
             self._last = self._press
@@ -498,6 +545,7 @@ class MapView(QGraphicsView):
                 self.confirm_requested.emit()
                 return
             if key == Qt.Key.Key_Escape:
+                self.clear_fan()
                 self.cancel_requested.emit()
                 return
         if key == Qt.Key.Key_Escape and self._recent:
