@@ -60,6 +60,8 @@ from desk18xx.engine.optimizer.model import (
 from desk18xx.engine.optimizer.scoring import Distance, TitleScoring
 
 STRONG = False
+NODES = [0]
+"""Walk steps taken so far (all searches; a measure of work for benchmarks)."""
 
 Progress = Callable[[float, int], None]
 """``progress(fraction_done, best_revenue_so_far)``."""
@@ -106,6 +108,9 @@ class Candidate:
     (mail contract) can add for it (:meth:`TitleScoring.run_bonus_cap`); -1: ``revenue``."""
     mail: int | None = None
     """The route's own value for the run bonus (:meth:`TitleScoring.mail_value`)."""
+    phantom: bool = False
+    """Stands for every route a list left out (all worth less than ``key``), clashing
+    with nothing: an assignment with it bounds every assignment with one of them."""
 
     def __post_init__(self) -> None:
         if self.key < 0:
@@ -331,6 +336,28 @@ def _walk(
                     needs.append((mask, row))
                 checks.append((p, b, needs))
         pattern_checks.append(checks)
+    # kept-list mode: the bonus in the bound is the most of the patterns whose needs
+    # an open end can still reach (instead of every bonus at once), plus the most the
+    # run bonus can add (known closer once the right end is fixed: ``caps``)
+    keep_checks: list[tuple[int, list[tuple[int, list[tuple[int, list[int]]]]]] | None] = []
+    for i, r in enumerate(reps):
+        pats = scoring.patterns(r.train) if r.patterns is None else None
+        if pats is None or rep_lim[i] > span_near:
+            keep_checks.append(None)
+            continue
+        options = []
+        for p, b in sorted(pats, key=lambda pb: -pb[1]):
+            needs = []
+            for group in scoring.pattern_needs(r.train, p):
+                mask = 0
+                for y in group:
+                    mask |= hex_bit[y]
+                row = near.to_group(group) if group else [far] * len(stops)
+                needs.append((mask, row))
+            options.append((b, needs))
+        keep_checks.append((scoring.max_bonus(r.train), options))
+    run_caps = [scoring.max_run_bonus(r.train) for r in reps]
+    caps = list(run_caps)
     base = [0]
     base_stop = base
     """The token the routes being listed start from (routes are listed from their lowest token)."""
@@ -355,12 +382,12 @@ def _walk(
 
     prices = {} if cache is None else cache
 
-    def record(track: int, n: int, vsum: int, csum: int) -> None:
+    def record(track: int, n: int, vsum: int, csum: int, hexes: int = -1) -> None:
         nonlocal priced
         visited: list[Stop] | None = None
         osum = vsum - csum
         own = track & ~avoid
-        for r in reps:
+        for i, r in enumerate(reps):
             if n > (r.limit if r.limit is not None else n):
                 continue
             best_of = r.pattern_best if r.patterns is not None else None
@@ -371,6 +398,21 @@ def _walk(
             if best_of is None:
                 if most + r.bonus < r.floor:
                     continue
+                check = keep_checks[i]
+                if check is not None and hexes >= 0:
+                    # the route is whole: the bonuses of the patterns its hexes allow,
+                    # the run bonus of its own ends
+                    bonus = 0
+                    for b, needs in check[1]:
+                        if all(mask & hexes for mask, _row in needs):
+                            bonus = b
+                            break
+                    first = left_stops[-1] if left_stops else base[0]
+                    last = right_stops[-1] if right_stops else base[0]
+                    m = scoring.mail_value(r.train, [stops[first], stops[last]])
+                    if most + min(bonus, check[0]) + min(
+                            run_caps[i], scoring.run_bonus_cap(r.train, m)) < r.floor:
+                        continue
             elif most <= r.thresholds[0]:
                 if not r.flags[-1]:
                     continue
@@ -414,6 +456,14 @@ def _walk(
     def set_cuts(end: int | None) -> None:
         for i in range(n_reps):
             r = reps[i]
+            if keep_checks[i] is not None:
+                # the route ends at ``end``: its mail value is at most that with the
+                # best stop at the other end
+                if end is None:
+                    caps[i] = run_caps[i]
+                else:
+                    m = scoring.mail_value(r.train, [stops[end], stops[top_stop]])
+                    caps[i] = min(run_caps[i], scoring.run_bonus_cap(r.train, m))
             if end is None or not r.flags[-1]:
                 cuts[i] = 0
                 continue
@@ -482,7 +532,22 @@ def _walk(
                     else:
                         return True
                 continue
-            if r.mult * (vsum + more) + r.bonus >= r.floor:
+            most = r.mult * (vsum + more)
+            if most + r.bonus < r.floor:
+                continue
+            check = keep_checks[i]
+            if check is None:
+                return True
+            bonus = 0
+            for b, needs in check[1]:
+                for mask, row in needs:
+                    if not (mask & hexes) and (x < 0 or row[x] > left) \
+                            and (y < 0 or row[y] > left):
+                        break
+                else:
+                    bonus = b
+                    break
+            if most + min(bonus, check[0]) + caps[i] >= r.floor:
                 return True
         return False
 
@@ -588,7 +653,7 @@ def _walk(
         for si, o, h2, t2, n2, v2, c2, ends in steps(cur, hexes, track, n, vsum, csum, low, True):
             left_stops.append(o)
             left_segs.append(si)
-            record(t2, n2, v2, c2)
+            record(t2, n2, v2, c2, h2)
             if not ends and passable[o]:
                 walk_left(o, h2, t2, n2, v2, c2, -1)
             left_stops.pop()
@@ -603,7 +668,7 @@ def _walk(
             _poll(cancel)
         t0 = base[0]
         if right_stops:
-            record(track, n, vsum, csum)
+            record(track, n, vsum, csum, hexes)
             first = right_segs[0]
             if passable[t0] and not segs[first].terminal_at(t0):
                 set_cuts(cur)
@@ -650,6 +715,7 @@ def _walk(
             r.routes = [Candidate(rev, bits, tuple(-x for x in neg), segs_, key, mail)
                         for key, neg, bits, segs_, rev, mail in r.heap]
         r.routes.sort(key=_order)
+    NODES[0] += polls
     return priced
 
 
@@ -930,8 +996,10 @@ def _refit(problem: Problem, scoring: TitleScoring, train: TrainSpec,
 
 def _value(scoring: TitleScoring, picks: list[Candidate | None]) -> int:
     """What a choice of routes earns the company: revenue plus the run bonus."""
-    chosen = [c for c in picks if c is not None]
-    return sum(c.revenue for c in chosen) + scoring.run_bonus([c.mail for c in chosen])
+    chosen = [c for c in picks if c is not None and not c.phantom]
+    # a phantom adds at most its key (a route's revenue and what it can add to the bonus)
+    extra = sum(c.key for c in picks if c is not None and c.phantom)
+    return sum(c.revenue for c in chosen) + scoring.run_bonus([c.mail for c in chosen]) + extra
 
 
 def _bitset(indexes: list[int], size: int) -> int:
@@ -1138,6 +1206,52 @@ def _assign(
     return best, best_value[0], True
 
 
+def _proven(
+    problem: Problem,
+    scoring: TitleScoring,
+    trains: list[TrainSpec],
+    rep_of: dict[str, _Rep],
+    lists: list[list[Candidate]],
+    groups: list[int],
+    choice: list[Candidate | None],
+    total: int,
+    cancel: Callable[[], bool] | None,
+) -> bool:
+    """True when no assignment beats ``total`` even with the routes the lists left out.
+
+    A cut list (the best ``keep`` routes) holds every route of key at least its
+    floor; all the others are stood for by a phantom of key ``floor - 1`` that
+    clashes with nothing.  If the branch and bound finds nothing above ``total``
+    with the phantoms, the lists needed no more routes.
+    """
+    extended: dict[int, list[Candidate]] = {}
+    lo = scoring.run_bonus_floor() if scoring.has_run_bonus() else 0
+    count: dict[int, int] = {}
+    for t in trains:
+        count[id(rep_of[t.id])] = count.get(id(rep_of[t.id]), 0) + 1
+    out: list[list[Candidate]] = []
+    any_phantom = False
+    for t, lst in zip(trains, lists, strict=True):
+        r = rep_of[t.id]
+        got = extended.get(id(lst))
+        if got is None:
+            got = lst
+            if r.keep and len(r.heap) >= r.keep and r.floor > 1:
+                key = r.floor - 1
+                got = lst + [Candidate(max(0, key - lo), 0, (), (), key, None, True)
+                             for _ in range(count[id(r)])]
+                any_phantom = True
+            extended[id(lst)] = got
+        out.append(got)
+    if not any_phantom:
+        return True
+    try:
+        best, value, done = _assign(problem, out, groups, choice, cancel, None, scoring)
+    except _Stopped:
+        return False
+    return done and value <= total and not any(c is not None and c.phantom for c in best)
+
+
 def solve(
     problem: Problem,
     scoring: TitleScoring,
@@ -1217,7 +1331,10 @@ def solve(
     choice, total, done = _assign(problem, lists, groups, incumbent, cancel, progress, scoring)
     complete = complete and done
     best_note[0] = total
-    if complete and k > 1:
+    if complete and k > 1 and _proven(problem, scoring, ordered_trains, rep_of, lists, groups,
+                                      choice, total, cancel):
+        stats["phantom_proof"] = 1.0
+    elif complete and k > 1:
         total_best = sum(rep_of[t.id].best for t in trains)
         lo, hi = scoring.run_bonus_floor(), scoring.run_bonus_total()
         rev_best = sum(max(0, rep_of[t.id].best - lo) for t in trains)
