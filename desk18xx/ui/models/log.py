@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QStringListModel, Qt
 from PySide6.QtGui import QColor, QFont
 
 from desk18xx.engine.actions import Action
@@ -99,8 +99,14 @@ def _described(action: Action, who: str, places: Places | None = None) -> str:
     return text
 
 
-class LogModel(QAbstractListModel):
-    """The log as a list model; headers are bold."""
+class LogModel(QStringListModel):
+    """The log as a list model; headers are bold.
+
+    The rows are counted by Qt (a list of blank strings kept beside the entries):
+    a list view lays out all its rows after every insertion, asking the row count
+    once per row, and thousands of calls into Python late in a game are a few
+    milliseconds per move.  What a row shows is :meth:`data`, from the entries.
+    """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -145,10 +151,7 @@ class LogModel(QAbstractListModel):
                 tail = log_entries(new_actions[n:], new_rounds[n:], names, first=n,
                                    after=old_rounds[-1] if old_rounds else None,
                                    told=told, places=places)
-                start = len(self._entries)
-                self.beginInsertRows(QModelIndex(), start, start + len(tail) - 1)
-                self._entries.extend(tail)
-                self.endInsertRows()
+                self._append(tail)
                 return True
         changed = self.set_entries(log_entries(new_actions, new_rounds, names, told=told,
                                                places=places))
@@ -167,21 +170,32 @@ class LogModel(QAbstractListModel):
         if new == old:
             return False
         if len(new) > len(old) and new[:len(old)] == old:
-            self.beginInsertRows(QModelIndex(), len(old), len(new) - 1)
-            self._entries = new
-            self.endInsertRows()
+            self._append(new[len(old):])
             return True
-        self.beginResetModel()
+        if len(new) < len(old) and old[:len(new)] == new:  # an undo: the tail goes
+            self.removeRows(len(new), len(old) - len(new))
+            self._entries = new
+            return True
         self._entries = new
-        self.endResetModel()
+        self.setStringList([""] * len(new))  # a reset
         return True
+
+    def _append(self, tail: Sequence[LogEntry]) -> None:
+        """Add rows for ``tail`` (the entries are there when ``rowsInserted`` comes)."""
+        if tail:
+            start = len(self._entries)
+            self._entries.extend(tail)
+            self.insertRows(start, len(tail))
 
     def entry(self, row: int) -> LogEntry:
         """The entry at ``row``."""
         return self._entries[row]
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self._entries)
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return (Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled
+                | Qt.ItemFlag.ItemNeverHasChildren)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or index.row() >= len(self._entries):
