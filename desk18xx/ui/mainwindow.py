@@ -35,6 +35,7 @@ from desk18xx.ui.actionpanel import ActionPanel
 from desk18xx.ui.dialogs.gameend import GameEndDialog
 from desk18xx.ui.dialogs.newgame import NewGameDialog
 from desk18xx.ui.docks.bidboxes import BidBoxesWidget
+from desk18xx.ui.docks.company_sheet import CompanySheet
 from desk18xx.ui.docks.compare import CompareDock
 from desk18xx.ui.docks.market import MarketWidget
 from desk18xx.ui.docks.sandbox import SandboxDock
@@ -68,7 +69,7 @@ from desk18xx.ui.undo import UndoBinder
 ORGANISATION = "desk18xx"
 APPLICATION = "desk18xx"
 #: Bump when the dock set changes so an old saved layout is not applied.
-LAYOUT_VERSION = 5
+LAYOUT_VERSION = 6
 #: The least height of the log's tabs (log, variations, compare): three lines.
 LOG_MIN_HEIGHT = 56
 
@@ -199,8 +200,13 @@ class MainWindow(QMainWindow):
         corps_view = _table(self.corps_model, hide_empty=True)
         companies = self._dock("companies", "Companies", corps_view, bottom)
         market = self._dock("market", "Stock market", self.market, bottom)
+        self.company_sheet = CompanySheet(self.session)
+        """Price, cash, trains, tokens, loans, last dividend and price history per company."""
+        sheet = self._dock("sheet", "Company sheet", self.company_sheet, bottom)
         self.splitDockWidget(players, companies, Qt.Orientation.Horizontal)
         self.splitDockWidget(companies, market, Qt.Orientation.Horizontal)
+        self.tabifyDockWidget(market, sheet)  # beside the market: prices and their history
+        market.raise_()
         bank = self._dock("bank", "Bank, trains", _table(self.bank_model), left)
         privates = QWidget()
         from PySide6.QtWidgets import QVBoxLayout
@@ -554,6 +560,7 @@ class MainWindow(QMainWindow):
             self._destinations = destinations(setup.title)
         except Exception:  # noqa: BLE001 - colours are cosmetic
             self._colors, self._destinations = {}, {}
+        self.company_sheet.set_colors(self._colors)
         self._was_finished = self.session.game.finished
         manifest = getattr(self.session.game.board, "manifest", None)
         if isinstance(manifest, Mapping):  # the tray's pictures, drawn while idle
