@@ -205,8 +205,12 @@ class _Recorder:
         self.acting: dict[int, str | None] = {}
         """Raw index of each live action -> the player who acted (header id)."""
         self.after_mine: dict[str, Any] | None = None
-        """`board_summary` after `me`'s last own action (None: `me` has not acted)."""
-        self._mine_pending = False
+        """`board_summary` after `me`'s last own action (None: `me` has not acted),
+        set by `finish`."""
+        self.live: list[RawAction] = []
+        """The live actions seen, in order."""
+        self.last_mine: int | None = None
+        """How many live actions lead to the position after `me`'s last one."""
         self._told = 0
         """`Game.events` entries already attached."""
         self._parent: int | None = None
@@ -215,9 +219,7 @@ class _Recorder:
     def __call__(self, position: int, entry: RawAction, game: Game) -> None:
         game.narrating = True
         self._attach(game)
-        if self._mine_pending:
-            self.after_mine = board_summary(game)
-            self._mine_pending = False
+        self.live.append(entry)
         label = round_label(game)
         player = header_player(game, controller(game, str(entry.get("entity"))))
         self.acting[position] = player
@@ -230,7 +232,7 @@ class _Recorder:
                                      describe_action(auto, game), auto=True,
                                      hexes=action_hexes(auto), type=str(auto.get("type"))))
         if self.me is not None and player == self.me:
-            self._mine_pending = True
+            self.last_mine = len(self.live)
 
     def _attach(self, game: Game) -> None:
         """Give the last action the consequence lines the engine told since."""
@@ -241,13 +243,18 @@ class _Recorder:
             event = self.events[self._parent]
             self.events[self._parent] = replace(event, details=event.details + lines)
 
-    def finish(self, game: Game) -> None:
-        """After the replay: the last action's consequences; `me`'s last action may
-        have been the last one."""
+    def finish(self, game: Game, header: SaveHeader | None = None) -> None:
+        """After the replay: the last action's consequences, and the board after
+        `me`'s last action (replayed to it again with `header`: one replay costs
+        less than a board summary after each of `me`'s actions)."""
         self._attach(game)
-        if self._mine_pending:
+        if self.last_mine is None:
+            return
+        if self.last_mine == len(self.live):
             self.after_mine = board_summary(game)
-            self._mine_pending = False
+        elif header is not None:
+            self.after_mine = board_summary(replay_log(header,
+                                                       self.live[:self.last_mine]).game)
 
 
 def describe_log(header: SaveHeader, raw: Sequence[RawAction]) -> tuple[list[Event], Game]:
@@ -327,7 +334,7 @@ def open_move(
     """
     recorder = _Recorder(me)
     opened = open_save(path, each=recorder)
-    recorder.finish(opened.game)
+    recorder.finish(opened.game, opened.saved.header)
     theirs = opened.saved
     if known is not None and game_identity(known.header) != game_identity(theirs.header):
         raise DifferentGameError(

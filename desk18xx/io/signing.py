@@ -30,7 +30,7 @@ import json
 import os
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -51,6 +51,7 @@ SIGNATURE_VERSION: Final = 1
 """Version of the ``signatures`` section and of `move_message`."""
 _CHAIN_TAG: Final = b"desk18xx-signed-moves-1\n"
 _MESSAGE_TAG: Final = b"desk18xx-move-signature-1\n"
+_SEAL_TAG: Final = b"desk18xx-file-seal-1\n"
 _IDENTITY_TAG: Final = "desk18xx-stable-identity-1"
 MAX_KEYS: Final = 16
 """More keys than this in a file are refused (a game has at most 7 players)."""
@@ -106,6 +107,16 @@ def move_chain(setup: Mapping[str, Any], actions: Sequence[RawAction]) -> list[b
 def move_message(player: str, index: int, chain: bytes) -> bytes:
     """What the signature of entry `index` by `player` signs."""
     return _MESSAGE_TAG + f"{player}\n{index}\n".encode() + chain
+
+
+def seal_message(player: str, setup: Mapping[str, Any], actions: Sequence[RawAction],
+                 chain: Sequence[bytes] | None = None) -> bytes:
+    """What the sender's seal signs: the whole file's history (its length and the
+    last link of `move_chain`, or the setup's when there are no actions)."""
+    links = move_chain(setup, actions) if chain is None else chain
+    head = links[-1] if links else hashlib.sha256(
+        _CHAIN_TAG + canonical_json(setup).encode("utf-8")).digest()
+    return _SEAL_TAG + f"{player}\n{len(actions)}\n".encode() + head
 
 
 def expected_signers(actions: Sequence[RawAction], acting: Mapping[int, str | None],
@@ -221,11 +232,17 @@ class Signatures:
 
     keys: dict[str, str] = field(default_factory=dict)
     moves: list[tuple[str, str] | None] = field(default_factory=list)
+    seal: tuple[str, str] | None = None
+    """(sender, signature of `seal_message`): the sender vouches for the whole file."""
 
     def to_data(self) -> dict[str, Any]:
         """Plain data for the file."""
-        return {"version": SIGNATURE_VERSION, "keys": dict(sorted(self.keys.items())),
-                "moves": [None if m is None else {"by": m[0], "sig": m[1]} for m in self.moves]}
+        data: dict[str, Any] = {"version": SIGNATURE_VERSION,
+                                "keys": dict(sorted(self.keys.items()))}
+        if self.seal is not None:
+            data["seal"] = {"by": self.seal[0], "sig": self.seal[1]}
+        data["moves"] = [None if m is None else {"by": m[0], "sig": m[1]} for m in self.moves]
+        return data
 
     @property
     def signed(self) -> int:
@@ -259,6 +276,9 @@ def parse_signatures(data: Any, source: str, count: int, players: Sequence[str]
         if not isinstance(text, str) or len(_unb64(text, 32)) != 32:
             raise fail(where, "is not an Ed25519 public key (base64 of 32 bytes)")
         out.keys[pid] = text
+    seal = data.get("seal")
+    if seal is not None:
+        out.seal = _signature_pair(seal, "signatures.seal", out.keys, fail)
     moves = data.get("moves")
     if not isinstance(moves, list):
         raise fail("signatures.moves", "must be a list")
@@ -267,18 +287,21 @@ def parse_signatures(data: Any, source: str, count: int, players: Sequence[str]
                    "(actions added or removed after signing?)")
     for i, move in enumerate(moves):
         where = f"signatures.moves[{i}]"
-        if move is None:
-            out.moves.append(None)
-            continue
-        if not isinstance(move, dict) or set(move) != {"by", "sig"}:
-            raise fail(where, "must be null or a mapping with 'by' and 'sig'")
-        by, sig = move["by"], move["sig"]
-        if not isinstance(by, str) or by not in out.keys:
-            raise fail(f"{where}.by", f"{str(by)[:40]!r} has no key in signatures.keys")
-        if not isinstance(sig, str) or len(_unb64(sig, 64)) != 64:
-            raise fail(f"{where}.sig", "is not an Ed25519 signature (base64 of 64 bytes)")
-        out.moves.append((by, sig))
+        out.moves.append(None if move is None else
+                         _signature_pair(move, where, out.keys, fail))
     return out
+
+
+def _signature_pair(value: Any, where: str, keys: Mapping[str, str],
+                    fail: Callable[[str, str], SaveFormatError]) -> tuple[str, str]:
+    if not isinstance(value, dict) or set(value) != {"by", "sig"}:
+        raise fail(where, "must be null or a mapping with 'by' and 'sig'")
+    by, sig = value["by"], value["sig"]
+    if not isinstance(by, str) or by not in keys:
+        raise fail(f"{where}.by", f"{str(by)[:40]!r} has no key in signatures.keys")
+    if not isinstance(sig, str) or len(_unb64(sig, 64)) != 64:
+        raise fail(f"{where}.sig", "is not an Ed25519 signature (base64 of 64 bytes)")
+    return by, sig
 
 
 def _unb64(text: str, size: int) -> bytes:
@@ -374,6 +397,8 @@ def sign_entries(setup: Mapping[str, Any], actions: Sequence[RawAction],
             out.moves.append((signer, local[signer].sign(move_message(signer, i, link))))
         else:
             out.moves.append(None)
+    if me is not None and me in local:
+        out.seal = (me, local[me].sign(seal_message(me, setup, actions, chain)))
     return out
 
 
@@ -405,8 +430,9 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
 
     Every signature present must be the expected player's and hold. An entry
     from `start` on (what the receiver did not have) may be unsigned only when
-    its player has no key in the file, no pinned key and no local key; the last
-    entry must be signed (someone vouches for the whole history).
+    its player has no key in the file, no pinned key and no local key (a move
+    made at the sender's computer, hot-seat); the sender's seal must hold over the
+    whole file (someone vouches for every entry).
 
     Args:
         start: entries the receiver already has (accepted before).
@@ -465,11 +491,19 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
         problem = changed_key(pid)
         if problem is not None:
             raise SignatureError(f"the file has {problem}", None, pid)
-    if actions and signatures.moves and signatures.moves[-1] is None:
-        last = len(actions) - 1
-        raise SignatureError(f"action {last + 1} ({texts[last] if last < len(texts) else ''}) "
-                             "is not signed: nobody vouches for the end of this file",
-                             last, None)
+    seal = signatures.seal
+    if seal is None:
+        raise SignatureError("signatures.seal: the file is not sealed by its sender: nobody "
+                             "vouches for its end (cut short or edited?): refused", None, None)
+    problem = changed_key(seal[0])
+    if problem is not None:
+        raise SignatureError(f"the sender's seal is signed by {problem}", None, seal[0])
+    if not verify(signatures.keys[seal[0]], seal_message(seal[0], setup, actions, chain),
+                  seal[1]):
+        last = len(actions)
+        raise SignatureError(f"the seal of {name(seal[0])} does not match the file's "
+                             f"{last} actions (cut short, extended or edited after it was "
+                             "sealed): refused", None, seal[0])
     merged = dict(pins)
     fresh = tuple(p for p in signatures.keys if p not in pins)
     merged.update({p: signatures.keys[p] for p in fresh})
@@ -480,4 +514,5 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
 __all__ = ["ANYONE", "KeyStore", "LocalKey", "Pins", "SignatureCheck", "SignatureError",
            "Signatures", "check_signatures", "entry_text", "expected_signers", "fingerprint",
            "move_chain", "move_message", "normal_name", "parse_signatures", "public_text",
+           "seal_message",
            "sign_entries", "stable_identity", "verify"]

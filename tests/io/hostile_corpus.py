@@ -531,7 +531,14 @@ def _signed(path: Path) -> tuple[dict[str, Any], Any]:
 
 
 def _write_signed(header: SaveHeader, actions: list[dict[str, Any]], digest: str,
-                  sigs: Any) -> str:
+                  sigs: Any, sealer: tuple[str, Any] | None = None) -> str:
+    """A signed save; `sealer` (player id, `LocalKey`) seals it again, as a forger who
+    sends it would."""
+    from desk18xx.io.signing import seal_message
+
+    if sealer is not None:
+        by, key = sealer
+        sigs.seal = (by, key.sign(seal_message(by, header.setup_mapping(), actions)))
     return dump_save(header, actions, digest, signatures=sigs.to_data())
 
 
@@ -592,9 +599,10 @@ def pbem_cases(folder: Path, base: Base) -> list[Case]:
     more.process(move)
     other = type(sigs)(dict(sigs.keys), list(sigs.moves) + [None])
     sender_key = KeyStore(world.data[sender] / "keys").key_for(PBEM_NAMES[sender])
+    sealer = (sender, sender_key)
     _resign(header, extra, other, len(extra) - 1, sender, sender_key)
     write("pbem-move-for-another-player.d18xx",
-          _write_signed(header, extra, digest_of(more), other))
+          _write_signed(header, extra, digest_of(more), other, sealer))
 
     # a wrong key: the third player's move re-signed by a key the forger made for them
     wrong = type(sigs)(dict(sigs.keys), list(sigs.moves))
@@ -603,7 +611,7 @@ def pbem_cases(folder: Path, base: Base) -> list[Case]:
     for i in range(len(raw)):
         if wrong.moves[i] is not None and wrong.moves[i][0] == third:
             _resign(header, raw, wrong, i, third, fake)
-    write("pbem-wrong-key.d18xx", _write_signed(header, raw, digest, wrong))
+    write("pbem-wrong-key.d18xx", _write_signed(header, raw, digest, wrong, sealer))
 
     # an edit (the third player's move gets another id), re-chained and re-signed by the
     # sender's own key in the sender's name
@@ -615,10 +623,18 @@ def pbem_cases(folder: Path, base: Base) -> list[Case]:
             _resign(header, edited, resigned, i, sender if i == theirs else resigned.moves[i][0],
                     sender_key)
     write("pbem-resigned-by-the-wrong-key.d18xx",
-          _write_signed(header, edited, digest, resigned))
+          _write_signed(header, edited, digest, resigned, sealer))
 
-    # the same edit, re-chained, with the signatures left as they were
-    write("pbem-edited-rechained.d18xx", _write_signed(header, edited, digest, sigs))
+    # the same edit, re-chained and sealed again, the moves' signatures left as they were
+    write("pbem-edited-rechained.d18xx", _write_signed(
+        header, edited, digest, type(sigs)(dict(sigs.keys), list(sigs.moves)), sealer))
+
+    # cut short by one action (a relay, or a sender taking a move back), seal kept
+    cut = new_game(header)
+    for entry in raw[:-1]:
+        cut.process(action_from_dict(entry))
+    write("pbem-cut-short.d18xx", dump_save(header, raw[:-1], digest_of(cut), signatures={
+        **sigs.to_data(), "moves": sigs.to_data()["moves"][:-1]}))
 
     # no signatures at all
     write("pbem-unsigned.d18xx", dump_save(header, raw, digest))
@@ -626,7 +642,7 @@ def pbem_cases(folder: Path, base: Base) -> list[Case]:
     # one of the third player's new moves without its signature
     stripped = type(sigs)(dict(sigs.keys), list(sigs.moves))
     stripped.moves[theirs] = None
-    write("pbem-signature-removed.d18xx", _write_signed(header, raw, digest, stripped))
+    write("pbem-signature-removed.d18xx", _write_signed(header, raw, digest, stripped, sealer))
 
     # Ann's own key replaced and her moves re-signed by the forger
     as_ann = type(sigs)(dict(sigs.keys), list(sigs.moves))
@@ -635,7 +651,7 @@ def pbem_cases(folder: Path, base: Base) -> list[Case]:
     for i in range(len(raw)):
         if as_ann.moves[i] is not None and as_ann.moves[i][0] == "1":
             _resign(header, raw, as_ann, i, "1", fake_ann)
-    write("pbem-own-key-replaced.d18xx", _write_signed(header, raw, digest, as_ann))
+    write("pbem-own-key-replaced.d18xx", _write_signed(header, raw, digest, as_ann, sealer))
 
     # a malformed section: one signature too few
     short = dict(document)

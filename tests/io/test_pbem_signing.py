@@ -26,6 +26,7 @@ from desk18xx.io.signing import (
     move_chain,
     move_message,
     normal_name,
+    seal_message,
     stable_identity,
     verify,
 )
@@ -43,6 +44,8 @@ EXPECTED: dict[str, tuple[type[Exception], str]] = {
                                              r"is signed by (Bob|Cy)"),
     "pbem-edited-rechained.d18xx": (BadSignatureError, r"action \d+ \(.+\): the signature of "
                                     r"(Ann|Bob|Cy) does not match it"),
+    "pbem-cut-short.d18xx": (BadSignatureError, r"the seal of (Bob|Cy) does not match the "
+                             r"file's \d+ actions \(cut short"),
     "pbem-unsigned.d18xx": (UnsignedMoveError, r"signatures: this file is not signed"),
     "pbem-signature-removed.d18xx": (BadSignatureError, r"action \d+ \((Bob|Cy) .+\) is "
                                      r"(Bob|Cy)'s move but carries no signature by (Bob|Cy)"),
@@ -144,7 +147,8 @@ def test_unsigned_moves_of_players_without_a_key_are_vouched_for_by_later_signat
     setup = PBEM_HEADER.setup_mapping()
     actions = [{"type": "pass", "entity": "2", "id": 1}, {"type": "pass", "entity": "1", "id": 2}]
     chain = move_chain(setup, actions)
-    sigs = Signatures({"1": ann.public}, [None, ("1", ann.sign(move_message("1", 1, chain[1])))])
+    sigs = Signatures({"1": ann.public}, [None, ("1", ann.sign(move_message("1", 1, chain[1])))],
+                      ("1", ann.sign(seal_message("1", setup, actions))))
     names = {"1": "Ann", "2": "Bob"}
     check = check_signatures(setup, actions, ["2", "1"], sigs, {}, {}, names, ["a", "b"])
     assert check.signed == 1 and check.new_pins == ("1",)
@@ -155,6 +159,9 @@ def test_unsigned_moves_of_players_without_a_key_are_vouched_for_by_later_signat
     # what the receiver already had may stay unsigned
     check_signatures(setup, actions, ["2", "1"], sigs, {"2": ann.public}, {}, names, ["a", "b"],
                      start=1)
+    with pytest.raises(ValueError, match="seal of Ann does not match the file's 1 actions"):
+        check_signatures(setup, actions[:1], ["2"], Signatures({"1": ann.public}, [None],
+                                                                sigs.seal), {}, {}, names, ["a"])
     with pytest.raises(ValueError, match="nobody vouches"):
         check_signatures(setup, actions, ["2", "3"], Signatures({}, [None, None]),
                          {}, {}, names, ["a", "b"])
