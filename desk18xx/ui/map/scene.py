@@ -67,11 +67,16 @@ class MapScene(QGraphicsScene):
 
     def refresh(self, board: BoardView) -> None:
         """Redraw the hexes whose state changed (same board shape)."""
+        borders_changed = False
         for state in board.hex_states():
             item = self._items.get(state.hex.id)
-            if item is not None and item.state != state:
+            if item is None or item.state is state:
+                continue  # the board view reuses a hex's state while it is unchanged
+            if item.state != state:
+                borders_changed = borders_changed or item.state.borders != state.borders
                 item.set_state(state)
-        self._update_shared_costs()
+        if borders_changed:  # a neighbour may draw a shared river cost now, or stop
+            self._update_shared_costs()
 
     def _neighbour_borders(self, hex_id: str) -> Sequence[BorderDef] | None:
         item = self._items.get(hex_id)

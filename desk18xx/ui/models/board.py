@@ -69,25 +69,44 @@ def _mark(marks: dict[str, Mark], token: mboard.Token) -> Mark:
     return base
 
 
+#: Title -> hex id -> (the engine's frozen hex state, the hex drawn for it): a board
+#: view after a move only builds the hexes whose state object was replaced.
+_DRAWN: dict[str, dict[str, tuple[mboard.HexState, StaticHex]]] = {}
+
+
 def _map_board_view(title: str, board: mboard.Board) -> StaticBoard:
     """The engine's map model (:mod:`desk18xx.engine.map.board`) as drawn hexes."""
-    marks = _marks(title)
-    bases = _bases(title)
+    drawn = _DRAWN.get(title)
+    if drawn is None:
+        _DRAWN.clear()  # one title at a time
+        drawn = _DRAWN[title] = {}
     out: dict[str, StaticHex] = {}
     for st in board:
-        base = bases.get(st.hex_id) or starting_hex(board.hex_def(st.hex_id), marks)
-        tokens = tuple(tuple(None if t is None else _mark(marks, t) for t in slots)
-                       for slots in st.tokens)
-        out[st.hex_id] = StaticHex(
-            hex=base.hex,
-            tile=st.tile,
-            rotation=st.rotation,
-            tokens=tokens,
-            reservations=st.reserved if len(st.reserved) == len(tokens) else (),
-            hex_reservations=st.hex_reservations,
-            marks=base.marks if st.printed else (),
-        )
+        hit = drawn.get(st.hex_id)
+        if hit is not None and hit[0] is st:
+            out[st.hex_id] = hit[1]
+            continue
+        drawn_hex = _drawn_hex(title, board, st)
+        drawn[st.hex_id] = (st, drawn_hex)
+        out[st.hex_id] = drawn_hex
     return StaticBoard(out)
+
+
+def _drawn_hex(title: str, board: mboard.Board, st: mboard.HexState) -> StaticHex:
+    """The hex drawn for the engine's state ``st``."""
+    marks = _marks(title)
+    base = _bases(title).get(st.hex_id) or starting_hex(board.hex_def(st.hex_id), marks)
+    tokens = tuple(tuple(None if t is None else _mark(marks, t) for t in slots)
+                   for slots in st.tokens)
+    return StaticHex(
+        hex=base.hex,
+        tile=st.tile,
+        rotation=st.rotation,
+        tokens=tokens,
+        reservations=st.reserved if len(st.reserved) == len(tokens) else (),
+        hex_reservations=st.hex_reservations,
+        marks=base.marks if st.printed else (),
+    )
 
 
 def _lite_board_view(game: Game) -> StaticBoard:

@@ -1,0 +1,73 @@
+"""An action redraws only what it changed (late 1822CA game, the whole window open).
+
+Counts, not timings: a tile lay rebuilds one drawn hex and repaints one hex item,
+the board view hands back the very same hex records for the rest, the shared
+river costs are not recomputed, and the log only inserts the new lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from desk18xx.engine.actions import LayTile, action_from_dict
+from desk18xx.engine.game import GameSetup
+from desk18xx.io.import_18xxgames import load_export
+from desk18xx.ui.map.items import HexItem
+from desk18xx.ui.map.scene import MapScene
+from desk18xx.ui.models.board import board_view
+from desk18xx.ui.session import IMPORT_OPTIONS, GameSession
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
+LATE = FIXTURES / "1822CA" / "1822CA_game_end_bank.json"
+#: actions before the export's end where the game is taken up (as benchmarks/gui.py)
+LATE_OFFSET = 120
+
+
+def test_a_tile_lay_redraws_only_its_hex(qtbot, show_window,  # type: ignore[no-untyped-def]
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    imported = load_export(LATE)
+    raws = [dict(a) for a in imported.actions]
+    late = len(raws) - LATE_OFFSET
+    lay_at = next(i for i in range(late, len(raws)) if raws[i]["type"] == "lay_tile")
+    session = GameSession()
+    session.new_game(GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                               imported.seed, tuple(imported.optional_rules) + IMPORT_OPTIONS),
+                     raws[:lay_at])
+    window = show_window(session)
+    scene = window.map_view.map_scene
+    assert scene is not None
+    before = board_view(session.game)
+
+    redrawn: list[str] = []
+    original_set_state = HexItem.set_state
+    monkeypatch.setattr(HexItem, "set_state",
+                        lambda self, state: (redrawn.append(state.hex.id),
+                                             original_set_state(self, state)))
+    shared_passes: list[bool] = []
+    original_shared = MapScene._update_shared_costs
+    monkeypatch.setattr(MapScene, "_update_shared_costs",
+                        lambda self: (shared_passes.append(True), original_shared(self)))
+    inserted: list[int] = []
+    resets: list[bool] = []
+    window.log_model.rowsInserted.connect(lambda _p, first, last: inserted.append(last - first + 1))
+    window.log_model.modelReset.connect(lambda: resets.append(True))
+    rows = window.log_model.rowCount()
+
+    lay = action_from_dict(raws[lay_at])
+    assert isinstance(lay, LayTile)
+    assert session.submit(lay)
+    qtbot.wait(10)
+
+    assert redrawn == [lay.hex]  # one hex item repainted, every other left as it was
+    after = board_view(session.game)
+    unchanged = [h for h in before.hexes if after.hexes[h] is before.hexes[h]]
+    assert len(unchanged) == len(before.hexes) - 1 and lay.hex not in unchanged
+    assert scene.hex_item(lay.hex).state is after.hexes[lay.hex]
+    assert after.hexes[lay.hex].tile.name == lay.tile.split("-")[0]
+    had_borders = before.hexes[lay.hex].borders != after.hexes[lay.hex].borders
+    assert shared_passes == ([True] if had_borders else [])
+    assert not resets and sum(inserted) == window.log_model.rowCount() - rows > 0
