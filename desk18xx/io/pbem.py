@@ -649,7 +649,8 @@ class EmailDesk:
                                           list(names))
             check = check_signatures(saved.header.setup_mapping(), saved.actions, move.signers,
                                      signatures, pins, local_public, names, move.texts,
-                                     start=len(known.actions) if known is not None else 0)
+                                     start=len(known.actions) if known is not None else 0,
+                                     me=me)
         except SignatureError as error:
             raise BadSignatureError(f"{path}: {error}", error.index, error.player) from error
         return replace(move, signatures=signatures, pins=check.keys, new_keys=check.new_pins)

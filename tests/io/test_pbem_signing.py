@@ -269,3 +269,17 @@ def test_a_rewrite_that_renames_you_is_refused_once_you_say_who_you_are(
                        r"action 1 \(Anna .+\) is Anna's"):
         EmailDesk(good.receiver).receive(sent.path, "1")
     assert fingerprint(folder) == before
+
+
+def test_your_own_new_moves_must_carry_your_signature_even_before_you_have_a_key(
+        tmp_path: Path) -> None:
+    bob = KeyStore(tmp_path).key_for("Bob")
+    setup = PBEM_HEADER.setup_mapping()
+    actions = [{"type": "pass", "entity": "1", "id": 1}]
+    sigs = Signatures({"2": bob.public}, [None], ("2", bob.sign(seal_message("2", setup,
+                                                                            actions))))
+    names = {"1": "Ann", "2": "Bob"}
+    check_signatures(setup, actions, ["1"], sigs, {}, {}, names, ["Ann passes"])  # for Cy
+    with pytest.raises(ValueError, match=r"action 1 \(Ann passes\) is Ann's move but carries "
+                       "no signature by Ann"):
+        check_signatures(setup, actions, ["1"], sigs, {}, {}, names, ["Ann passes"], me="1")
