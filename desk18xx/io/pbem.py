@@ -757,3 +757,30 @@ class EmailDesk:
 
 def _text_at(move: ReceivedMove, index: int) -> str:
     return move.texts[index] if 0 <= index < len(move.texts) else "nothing"
+
+
+def check_file_signatures(path: str | Path) -> int:
+    """Check a save's signatures on their own, without your copy, keys or pins (for
+    ``desk18xx verify``): every signature is by the player who had to sign it and
+    holds, and the sender's seal holds. Returns how many moves are signed (0 for an
+    unsigned file).
+
+    Raises:
+        SaveFormatError: as `desk18xx.io.replaying.open_save`, or a malformed
+            ``signatures`` section (``signatures.moves[3].sig: …``).
+        BadSignatureError: the first signature that does not hold, naming the
+            action and the player.
+    """
+    move = open_move(path)
+    saved = move.opened.saved
+    if saved.signatures is None:
+        return 0
+    names = {p.id: p.name for p in saved.header.players}
+    signatures = parse_signatures(saved.signatures, str(path), len(saved.actions), list(names))
+    try:
+        check = check_signatures(saved.header.setup_mapping(), saved.actions, move.signers,
+                                 signatures, {}, {}, names, move.texts,
+                                 start=len(saved.actions))
+    except SignatureError as error:
+        raise BadSignatureError(f"{path}: {error}", error.index, error.player) from error
+    return check.signed

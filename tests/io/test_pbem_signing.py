@@ -283,3 +283,21 @@ def test_your_own_new_moves_must_carry_your_signature_even_before_you_have_a_key
     with pytest.raises(ValueError, match=r"action 1 \(Ann passes\) is Ann's move but carries "
                        "no signature by Ann"):
         check_signatures(setup, actions, ["1"], sigs, {}, {}, names, ["Ann passes"], me="1")
+
+
+def test_a_file_s_signatures_are_checked_on_their_own_for_verify(
+        corpus: tuple[Path, list]) -> None:  # type: ignore[type-arg]
+    """Without the receiver's copy, keys or pins, what a signed file shows about
+    itself: moves signed by the wrong player, changed after signing, cut short."""
+    from desk18xx.io.pbem import check_file_signatures
+
+    _folder, cases = corpus
+    by_name = {c.name: c for c in cases}
+    assert check_file_signatures(by_name["pbem-good.d18xx"].path) >= 3
+    assert check_file_signatures(by_name["pbem-unsigned.d18xx"].path) == 0
+    for name in ("pbem-move-for-another-player.d18xx", "pbem-resigned-by-the-wrong-key.d18xx",
+                 "pbem-edited-rechained.d18xx", "pbem-cut-short.d18xx"):
+        with pytest.raises(BadSignatureError, match=rf"^{re.escape(str(by_name[name].path))}: "):
+            check_file_signatures(by_name[name].path)
+    with pytest.raises(SaveFormatError, match="signatures.moves"):
+        check_file_signatures(by_name["pbem-signatures-short.d18xx"].path)
