@@ -97,6 +97,7 @@ def _load(name: str, count: int | None = None) -> tuple[Game, dict[str, Any]]:
                  id="d39_1822ca_qmoo_m13_token_in_toronto"),
     pytest.param("d40_1867_interest_nationalisation_skips_next_buy",
                  id="d40_1867_interest_nationalisation_skips_next_buy"),
+    pytest.param("d42_1867_stale_token_graph", id="d42_1867_stale_token_graph"),
     pytest.param("d27_1867_grid_montreal_stations_merged",
                  id="d27_1867_grid_montreal_stations_merged"),
     pytest.param("d31_1867_first_8_ends_buyers_turn", marks=pytest.mark.slow,

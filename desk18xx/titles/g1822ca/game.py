@@ -119,6 +119,13 @@ class G1822CA(Game):
         self.destination_at: dict[str, tuple[str, int]] = {}
         self.route_problems: list[str] = []
         """Recorded routes that our route model rejects or prices differently."""
+        self.token_graph: dict[str, bool] = {}
+        """``compat_18xxgames`` only: 18xx.games' cached ``Graph#can_token?`` answers, per
+        company, as its token step found them; cleared where the reference clears its
+        graph (a tile lay, a token by a step, a destination token, the Detroit-Duluth
+        opening, a bank minor's token replaced, an ``exchange`` acquisition), not by a
+        home token or when a ``remove`` or ``replace`` acquisition of a player's minor
+        takes a token off the board (issue 16; `can_token_now`)."""
         self.track_rules = TrackRules(
             max_exits="unlabeled_cities", border_costs="each_side",
             # RB 5.7.35: grey plain track too (#60 before #169); 18xx.games: cities only.
@@ -487,6 +494,7 @@ class G1822CA(Game):
                         board.remove_token(hex_id, c, s)
             if board.is_available(tile_id):
                 board.lay_tile(hex_id, tile_id, 0)
+        self.token_graph.clear()  # 18xx G1822CA: ``@graph.clear`` after the DD tiles
 
     def event_close_concessions(self) -> None:
         """First 5-train: unconverted concessions close; majors float at 50% (RB 4.7)."""
@@ -838,7 +846,7 @@ class G1822CA(Game):
         city = next((i for i, r in enumerate(st.reserved) if corp in r), None)
         if city is None:
             city = d.home_city if d.home_city is not None else 0
-        self.place_token(corp, hex_id, city, 0, cheater=True)
+        self.place_token(corp, hex_id, city, 0, cheater=True, home=True)
         if corp == self.rules.two_home_corporation and d.destination is not None:
             self.place_destination(corp, d.destination.hex, None)
 
@@ -851,8 +859,12 @@ class G1822CA(Game):
 
     # -- tokens --------------------------------------------------------------------------
     def place_token(self, corp: str, hex_id: str, city: int, price: int, *,
-                    slot: int | None = None, cheater: bool = False) -> None:
-        """Put the next unused token of ``corp`` in a city and pay for it."""
+                    slot: int | None = None, cheater: bool = False, home: bool = False) -> None:
+        """Put the next unused token of ``corp`` in a city and pay for it.
+
+        ``home``: the home token at a company's first turn, which leaves 18xx.games'
+        cached graph as it was (``place_home_token``); any other token clears it
+        (``Tokener#place_token``)."""
         c = self.corps[corp]
         tok = c.next_token()
         if tok is None:
@@ -864,6 +876,8 @@ class G1822CA(Game):
             self.transfer(corp, BANK, price)
         self.map.place_token(hex_id, city, corp, slot=slot, cheater=cheater)
         tok.hex, tok.city = hex_id, city
+        if not home:
+            self.token_graph.clear()
 
     def destination_city(self, corp: str, hex_id: str) -> int:
         """The city of the destination hex (the one reached through the printed exits)."""
@@ -908,6 +922,7 @@ class G1822CA(Game):
         if city is None:
             city = self.destination_city(corp, hex_id)
         self.map.place_token(hex_id, city, corp, kind="destination", cheater=True)
+        self.token_graph.clear()  # 18xx G1822 ``place_destination_token``: graph cleared
         self.destinated.add(corp)
         self.destination_at[corp] = (hex_id, city)
         self.remove_extra_tokens(hex_id)
@@ -931,6 +946,7 @@ class G1822CA(Game):
         self.corps[corp].tokens.append(tok)
         # 18xx.games: the ability's token goes beside the slots (``extra_slot: true``)
         self.map.place_token(hex_id, city, corp, extra=True)
+        self.token_graph.clear()  # a special token step's ``Tokener#place_token``
         self.close_company(R.WINNIPEG_TOKEN)
 
     def winnipeg_exchange(self, corp: str) -> None:
@@ -1004,6 +1020,20 @@ class G1822CA(Game):
         others = sum(1 for r in st.hex_reservations if r != corp)
         return not others or sum(st.free_slots(c) for c in range(len(st.tokens))) > others
 
+    def can_token_now(self, corp: str) -> bool:
+        """Whether the token step opens for ``corp`` (:meth:`can_token_somewhere`).
+
+        Under ``compat_18xxgames`` 18xx.games' cached answer (`token_graph`): it keeps
+        what its token step found until the graph is cleared, even after a ``remove``
+        acquisition freed a city, and a recorded game follows it (issue 16).  By the
+        rules, the board as it is."""
+        if not self.config.compat_18xxgames:
+            return self.can_token_somewhere(corp)
+        known = self.token_graph.get(corp)
+        if known is None:
+            known = self.token_graph[corp] = self.can_token_somewhere(corp)
+        return known
+
     def can_token_somewhere(self, corp: str) -> bool:
         """A reachable city with a free slot (18xx ``graph.can_token?``), approximately.
 
@@ -1051,6 +1081,7 @@ class G1822CA(Game):
         if total > self.cash[corp]:
             raise IllegalAction(f"{corp} cannot pay ${total} for this tile")
         map_lay_tile(board, hex_id, tile_id, rotation, self.track_rules)
+        self.token_graph.clear()  # 18xx ``Tracker#lay_tile`` clears the graph
         self.remove_extra_tokens(hex_id)
         if total:
             self.transfer(corp, BANK, total)
@@ -1443,6 +1474,7 @@ class G1822CA(Game):
                     else:
                         board.place_token(hex_id, city, corp)
                         tok.hex, tok.city = hex_id, city
+                        self.token_graph.clear()  # 18xx G1822 acquire_bank_minor
             elif token == "exchange":
                 self._exchange_to_available(corp)
             # the closed minor's home reservation goes whatever the token choice
@@ -1487,6 +1519,10 @@ class G1822CA(Game):
                 # the minor's token leaves the map with its slot if the city has more
                 # than its printed slots (18xx ``MinorAcquisition#remove_minor_token``)
                 board.compact_city(hex_id, city)
+        if token == "exchange":
+            # 18xx G1822CA ``after_acquire_entity_minor``: ``clear_graph_for`` on an
+            # exchange only; a ``remove`` or ``replace`` leaves the cached answers
+            self.token_graph.clear()
         self.shares[f"{minor}_0"].owner = minor
         self.market.remove(minor)
         self.corps[minor].closed = True

@@ -181,7 +181,11 @@ def _step_offers(game: G1822CA, step: Step, entity: str, rng: random.Random,
                 out = [PlaceToken(entity=entity, entity_type=kind,
                                   city=game.map.city_id(dest.hex, c)) for c in connected]
         case TokenStep():
-            out.extend(_tokens(game, entity))
+            # only where the step itself offers a placement: with compat_18xxgames it
+            # stays shut for a city in a hex the company is in already (D32), and
+            # while 18xx.games' cached "cannot token" holds (issue 16)
+            if PlaceToken in legal:
+                out.extend(_tokens(game, entity))
         case RouteStep():
             out = _attachments(game, entity, kind)
             if types is None or RunRoutes.type in types:

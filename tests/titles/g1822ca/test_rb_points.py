@@ -207,3 +207,74 @@ def test_a_redemption_of_two_shares_costs_twice_the_price(compat: bool) -> None:
     assert game.cash["GT"] == before["GT"] - 80 and game.cash[BANK] == before[BANK] + 80
     assert game.price("GT") == 40
     assert game.shares["GT_1"].owner == game.shares["GT_2"].owner == "GT"
+
+
+def _gwr_beside_minor_14(compat: bool) -> G1822CA:
+    """GWR (Barrie, AB24) reaches only its own city and minor 14's full one-slot city
+    (AA25): no city to token until the minor's token goes."""
+    from desk18xx.engine.map.graph import graph_for
+
+    game = _game(compat)
+    _float(game, "GWR", 100)
+    game.shares["GWR_0"].owner = "100"
+    cells = {c.price: c.coord for c in game.market.cells.values()}
+    game.market.place("14", cells[60])
+    game.corps["14"].floated = True
+    game.shares["14_0"].owner = "101"
+    board = game.map
+    board.lay_tile("AA25", board.next_copy("57"), 1)
+    board.lay_tile("AB24", board.next_copy("5"), 0)
+    game.place_token("14", "AA25", 0, 0, home=True)
+    game.place_token("GWR", "AB24", 0, 0, home=True)
+    game.transfer(BANK, "GWR", 500)
+    assert sorted(graph_for(board).reach("GWR").nodes) == [("AA25", 0), ("AB24", 0)]
+    assert not game.can_token_now("GWR")  # its token step found no city
+    game.exchange_tokens["GWR"] = 0
+    game.acquire_minor("GWR", "14", 0, "remove", OperatingRound.__new__(OperatingRound))
+    assert game.map.hex("AA25").tokens == ((None,),)
+    assert game.can_token_somewhere("GWR")  # the freed city, by the board as it is
+    return game
+
+
+def test_compat_keeps_the_cached_cannot_token_after_a_remove_acquisition() -> None:
+    """18xx.games caches ``Graph#can_token?`` per company and a ``remove`` acquisition does
+    not clear it (``G1822CA::Step::MinorAcquisition#after_acquire_entity_minor`` clears
+    only on ``exchange``): a recorded game skips the token step until a tile is laid."""
+    game = _gwr_beside_minor_14(compat=True)
+    assert not game.can_token_now("GWR")
+    # a home token leaves it; another company's token (18xx ``Tokener#place_token``)
+    # clears it, and the next ask sees the freed city
+    game.place_token("CPR", "AF12", 1, 0, home=True)
+    assert not game.can_token_now("GWR")
+    game.place_token("GT", "AC21", 1, 0)
+    assert game.can_token_now("GWR")
+
+
+def test_rulebook_sees_the_freed_city_after_a_remove_acquisition() -> None:
+    """RB 5.8: the token step looks at the board as it is."""
+    game = _gwr_beside_minor_14(compat=False)
+    assert game.can_token_now("GWR")
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_random_play_offers_a_token_only_where_the_token_step_does(compat: bool) -> None:
+    """The random move list (titles/g1822ca/moves.py) proposes a placement only when the
+    token step offers one: under compat the cached "cannot token" shuts it (and D32's
+    same-hex rule), so the freed city is not proposed."""
+    import random
+
+    from desk18xx.engine.actions import PlaceToken
+    from desk18xx.titles.g1822ca.moves import _step_offers, _tokens
+    from desk18xx.titles.g1822ca.steps.operating import TokenStep
+
+    game = _gwr_beside_minor_14(compat)
+    orr = OperatingRound.__new__(OperatingRound)
+    orr.tokened = False
+    step = TokenStep.__new__(TokenStep)
+    step.is_current = lambda entity: entity == "GWR"  # type: ignore[method-assign]
+    step.orr = lambda: orr  # type: ignore[method-assign]
+    assert [a.city for a in _tokens(game, "GWR")] == [game.map.city_id("AA25", 0)]
+    placements = [a for a in _step_offers(game, step, "GWR", random.Random(1))
+                  if isinstance(a, PlaceToken)]
+    assert (PlaceToken in step.legal(game, "GWR")) is not compat
+    assert [a.city for a in placements] == ([] if compat else [game.map.city_id("AA25", 0)])

@@ -433,7 +433,7 @@ class TokenStep(OrStep):
         if p10 and not self.orr().tokened and tok is not None:
             return (PlaceToken, Pass)
         if self.orr().tokened or tok is None or gm.cash[entity] < tok.price \
-                or not gm.can_token_somewhere(entity):
+                or not gm.can_token_now(entity):
             return (Pass,) if swap else ()
         return (PlaceToken, Pass)
 
