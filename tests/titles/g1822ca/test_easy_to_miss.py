@@ -102,7 +102,8 @@ def test_m13_home_costs_twenty_dollars_and_is_its_track_lay(compat: bool) -> Non
 
 @pytest.mark.parametrize("compat", [False, True])
 def test_cpr_has_montreal_and_vancouver_stations(compat: bool) -> None:
-    """RB §12, 4.9: the CPR has two home stations, Montreal and Vancouver (its destination)."""
+    """RB §12, 5.8.6: the CPR has two home stations, Montreal and Vancouver; the Vancouver
+    token is its destination token (its bonus needs a route joining the two)."""
     game = _game(compat)
     _float(game, "CPR", 100)
     orr = OperatingRound.__new__(OperatingRound)
