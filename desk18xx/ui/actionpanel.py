@@ -22,6 +22,7 @@ from PySide6.QtGui import (
     QColor,
     QDrag,
     QFont,
+    QFontMetrics,
     QIcon,
     QPainter,
     QPixmap,
@@ -67,14 +68,20 @@ FACT_LINES = 2
 
 class ElidedLabel(QLabel):
     """One line of plain text, cut with "…" to the width it gets (the whole text on
-    hover): its height never changes with the text, so nothing below it moves.
+    hover): its height never changes with the text, so nothing below it moves. With
+    ``least_px`` a text too wide is first drawn smaller, down to that pixel size.
 
     :meth:`text` returns the whole text, not the cut one.
     """
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+    def __init__(self, text: str = "", parent: QWidget | None = None,
+                 least_px: int = 0) -> None:
         super().__init__(parent)
         self._full = ""
+        self._least_px = least_px
+        self._base: QFont | None = None
+        """The font set by the owner (the text may be drawn smaller, never larger)."""
+        self._own_change = False
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(1)
@@ -91,7 +98,8 @@ class ElidedLabel(QLabel):
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:  # one line of the new font, always
+        if event.type() == QEvent.Type.FontChange and not self._own_change:
+            self._base = QFont(self.font())  # the owner's font: one line of it, always
             self.setFixedHeight(self.fontMetrics().height() + 4)
             self._elide()
 
@@ -101,7 +109,20 @@ class ElidedLabel(QLabel):
 
     def _elide(self) -> None:
         width = max(1, self.contentsRect().width())
-        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width)
+        base = self._base or self.font()
+        font = QFont(base)
+        metrics = QFontMetrics(font)
+        size = base.pixelSize()
+        while (self._least_px and size > self._least_px
+               and metrics.horizontalAdvance(self._full) > width):
+            size -= 1
+            font.setPixelSize(size)
+            metrics = QFontMetrics(font)
+        if font != self.font():
+            self._own_change = True
+            self.setFont(font)
+            self._own_change = False
+        shown = metrics.elidedText(self._full, Qt.TextElideMode.ElideRight, width)
         super().setText(shown)
         self.setToolTip(self._full if shown != self._full else "")
 
@@ -290,7 +311,7 @@ class ActionPanel(QWidget):
         # the heading keeps one height whatever it says (one line each, cut with "…"
         # and whole on hover; the facts in room kept for FACT_LINES lines), and the
         # refusal shows under the choices: no click aimed at a button meets another
-        self.who = ElidedLabel("No game")
+        self.who = ElidedLabel("No game", least_px=18)
         big = QFont()
         big.setPixelSize(26)
         big.setBold(True)

@@ -126,3 +126,17 @@ def test_the_arrows_keep_to_the_range(window: MainWindow, qtbot) -> None:  # typ
     field.setValue(525)
     qtbot.keyClick(field, Qt.Key.Key_Up)
     assert field.value() == 525 and not field.problem()
+
+
+def test_a_long_heading_is_drawn_smaller_then_cut_at_one_height(window: MainWindow) -> None:
+    who = window.action_panel.who
+    height = who.height()
+    who.setText("Minor 16 (Player 2) to act")
+    small = who.font().pixelSize()
+    assert 18 <= small <= 26 and who.height() == height
+    who.setText("Minor 16 (A player with a very, very long name indeed) to act")
+    assert who.font().pixelSize() == 18 and who.height() == height
+    assert who.is_elided() and "very long name" in who.toolTip()
+    assert who.text().endswith("indeed) to act")  # the whole text for the program
+    who.setText("Ann to act")
+    assert who.font().pixelSize() == 26 and not who.is_elided() and who.height() == height

@@ -193,7 +193,7 @@ def corp_rows(game: Game, colors: dict[str, tuple[str, str]],
         name = cid if cid != acting else f"▶ {cid}"
         out.append(Row((name, game.name_of(owner) if owner else "", price,
                         f"${game.cash.get(cid, 0)}", trains, f"{left}/{len(corp.tokens)}",
-                        f"{treasury}%", f"{pool}%", str(corp.loans), privates,
+                        f"{treasury}%", f"{pool}%", str(corp.loans) if corp.loans else "", privates,
                         (destinations or {}).get(cid, "")),
                        background=fill, foreground=text,
                        tooltip=f"{corp.name} ({corp.kind.value})"))
