@@ -35,10 +35,14 @@ def run(args: argparse.Namespace) -> int:
     from desk18xx.io.study import study_of
 
     start = time.perf_counter()
+    from desk18xx.io.pbem import PbemError, check_file_signatures
+
     try:
         opened = open_save(args.file)
         study_of(opened.saved, args.file, check_line=True)
-    except SaveFormatError as error:
+        if opened.saved.signatures is not None:  # a signed e-mail move, on its own
+            check_file_signatures(args.file)
+    except (SaveFormatError, PbemError) as error:
         print(f"desk18xx verify: REFUSED {error}", file=sys.stderr)
         return 1
     saved, game = opened.saved, opened.game

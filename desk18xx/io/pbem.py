@@ -652,7 +652,8 @@ class EmailDesk:
                                      start=len(known.actions) if known is not None else 0,
                                      me=me)
         except SignatureError as error:
-            raise BadSignatureError(f"{path}: {error}", error.index, error.player) from error
+            raise BadSignatureError(_signature_place(path, error), error.index, error.player) \
+                from error
         return replace(move, signatures=signatures, pins=check.keys, new_keys=check.new_pins)
 
     def _refuse_changed_identity(self, path: str | Path, move: ReceivedMove,
@@ -755,6 +756,12 @@ class EmailDesk:
         return MailMove(path, subject, body)
 
 
+def _signature_place(path: str | Path, error: SignatureError) -> str:
+    """``"<file>: signatures.moves[9]: action 10 (…) …"``: the place, then the reason."""
+    where = "signatures" if error.index is None else f"signatures.moves[{error.index}]"
+    return f"{path}: {where}: {error}"
+
+
 def _text_at(move: ReceivedMove, index: int) -> str:
     return move.texts[index] if 0 <= index < len(move.texts) else "nothing"
 
@@ -782,5 +789,6 @@ def check_file_signatures(path: str | Path) -> int:
                                  signatures, {}, {}, names, move.texts,
                                  start=len(saved.actions))
     except SignatureError as error:
-        raise BadSignatureError(f"{path}: {error}", error.index, error.player) from error
+        raise BadSignatureError(_signature_place(path, error), error.index, error.player) \
+            from error
     return check.signed
