@@ -7,10 +7,16 @@
    one end, then for each such half the other end (so each route once).  A
    route never visits two stops of one hex, never passes through an
    off-board, a full foreign city or a terminal path, and never reuses a
-   piece of track.  Branches are cut by an upper bound: ``multiplier x
+   piece of track.  The walk goes from stop to stop: the segments between
+   two stops are taken together, and a partial route carries every way over
+   track still open to it (alternatives; one that uses a subset of another's
+   hexes and track is dropped), so parallel track does not multiply the walk,
+   only the routes it lists.  Branches are cut by an upper bound: ``multiplier x
    (values so far + the best values the places left can add) + bonus``
    against the revenue a route needs to be kept (for unbounded trains, with
-   only the stops still reachable).  Each route is priced by the title's
+   only the stops still reachable), where the best values are those an open
+   end can reach with the distance it has left (:class:`_Near`).  Each route is
+   priced by the title's
    scorer (:meth:`TitleScoring.variants`: revenue and the extra resource bits
    of one-per-run bonuses).  Trains that earn only at tokened cities (1822CA
    E-trains, :meth:`TitleScoring.contractible`) walk a graph of tokened
@@ -302,13 +308,25 @@ def _walk(
     # unbounded trains (E-trains ...) get the stronger, dearer bound
     strong = STRONG or any(r.paying >= 1 << 30 for r in reps)
     # adjacency best-value first, so that good routes come early and raise the floors
-    adj_sorted = [
-        sorted(adj[i], key=lambda si: (-value[segs[si].other(i)], si)) for i in range(len(stops))
-    ]
+    # segments between the same two stops are walked together: a route is first a
+    # sequence of stops, carrying every way over track that is still possible
+    # (alternatives), so that the walk does not repeat itself once per way
+    pair_no: dict[tuple[int, int], int] = {}
+    for sg in segs:
+        pair_no.setdefault((min(sg.a, sg.b), max(sg.a, sg.b)), 0)
+    for n_pair, pair in enumerate(sorted(pair_no)):
+        pair_no[pair] = n_pair
+    adj_groups: list[list[tuple[int, int, tuple[int, ...]]]] = []
+    for i in range(len(stops)):
+        by_far: dict[int, list[int]] = {}
+        for si in adj[i]:
+            by_far.setdefault(segs[si].other(i), []).append(si)
+        adj_groups.append(sorted(
+            ((pair_no[(min(i, o), max(i, o))], o, tuple(sorted(v))) for o, v in by_far.items()),
+            key=lambda g: (-value[g[1]], g[0])))
     right_stops: list[int] = []
-    right_segs: list[int] = []
+    right_pairs: list[int] = []
     left_stops: list[int] = []
-    left_segs: list[int] = []
     priced = 0
     polls = 0
     n_reps = len(reps)
@@ -382,11 +400,11 @@ def _walk(
 
     prices = {} if cache is None else cache
 
-    def record(track: int, n: int, vsum: int, csum: int, hexes: int = -1) -> None:
+    def record(alts: list[Alt], n: int, vsum: int, csum: int, hexes: int = -1) -> None:
+        """Offer the route of the stops now, over each of its ways (``alts``)."""
         nonlocal priced
         visited: list[Stop] | None = None
         osum = vsum - csum
-        own = track & ~avoid
         for i, r in enumerate(reps):
             if n > (r.limit if r.limit is not None else n):
                 continue
@@ -434,18 +452,21 @@ def _walk(
                 prices[(r.train.id, route)] = known
             mail, variants = known
             cap = scoring.run_bonus_cap(r.train, mail)
+            shift = r.group * span
             for rev, extra in variants:
                 if extra & used_extra:
                     continue
                 if best_of is not None:
+                    # the same stops over other track earn the same: the first way is kept
+                    _h, t, rs, ls, _ok = alts[0]
                     r.offer(scoring, rev, extra, mail, route,
-                            (own << (r.group * span)) | extra,
-                            (*reversed(left_segs), *right_segs))
+                            ((t & ~avoid) << shift) | extra, (*reversed(ls), *rs))
                     continue
                 if rev + cap < r.floor:
                     continue
-                store(r, rev, rev + cap, mail, (own << (r.group * span)) | extra, route,
-                      (*reversed(left_segs), *right_segs))
+                for _h, t, rs, ls, _ok in alts:
+                    store(r, rev, rev + cap, mail, ((t & ~avoid) << shift) | extra, route,
+                          (*reversed(ls), *rs))
 
     top_stop = max((i for i in range(len(stops)) if live[i]),
                    key=lambda i: (stops[i].revenue, -i), default=0)
@@ -599,92 +620,124 @@ def _walk(
         return False
 
     def steps(
-        cur: int, hexes: int, track: int, n: int, vsum: int, csum: int, low: int, inner: bool,
-        left_open: bool = False,
-    ) -> Iterator[tuple[int, int, int, int, int, int, int, bool]]:
-        """Each way on from ``cur``: segment, far stop, its state, and whether it must end there.
+        cur: int, alts: list[Alt], n: int, vsum: int, csum: int, low: int, inner: bool,
+        right: bool, left_open: bool = False,
+    ) -> Iterator[tuple[int, int, list[Alt], list[Alt], int, int, int]]:
+        """Each stop to go on to from ``cur``: the pair's number, the stop, the ways that
+        may go on from it and those that must end there, and the route's state.
 
         ``inner``: ``cur`` is passed through (so no segment terminal at it);
-        ``left_open``: the route may still grow at the token end too (only while
-        the right end grows; the left end grows once the right one is fixed).
+        ``right``: the right end grows (else the left one); ``left_open``: the route
+        may still grow at the token end too (only while the right end grows).
         """
         t0_open = base[0] if left_open else -1
         t0 = base[0]
-        for si in adj_sorted[cur]:
-            if si <= low:
-                continue
-            sg = segs[si]
-            if sg.track & track:
-                continue
-            if inner and (sg.terminal_a if sg.a == cur else sg.terminal_b):
-                continue
-            o = sg.b if sg.a == cur else sg.a
-            if hex_bit[o] & hexes or sg.passed & hexes:
+        k = len(right_stops) + len(left_stops) + 2
+        if k > max_stops:
+            return
+        for gid, o, variants in adj_groups[cur]:
+            if gid <= low:
                 continue
             if tokened[o] and o < t0:
-                continue
-            if len(right_stops) + len(left_stops) + 2 > max_stops:
                 continue
             n2 = n + is_counted[o]
             if n2 > lim:
                 continue
-            v2 = vsum + value[o]
-            ends = sg.terminal_a if sg.a == o else sg.terminal_b
-            h2 = hexes | hex_bit[o] | sg.passed
-            if not hopeful(n2, v2, len(right_stops) + len(left_stops) + 2,
-                           o if not ends and passable[o] else -1, t0_open, h2):
+            hb = hex_bit[o]
+            go: list[Alt] = []
+            end: list[Alt] = []
+            for alt in alts:
+                h, t, rs, ls, ok = alt
+                if h & hb:
+                    continue
+                for si in variants:
+                    sg = segs[si]
+                    if sg.track & t or sg.passed & h:
+                        continue
+                    if sg.a == cur:
+                        if inner and sg.terminal_a:
+                            continue
+                        ends = sg.terminal_b
+                    else:
+                        if inner and sg.terminal_b:
+                            continue
+                        ends = sg.terminal_a
+                    if right:
+                        new = (h | hb | sg.passed, t | sg.track, (*rs, si), ls,
+                               ok if rs else not sg.terminal_at(t0))
+                    else:
+                        new = (h | hb | sg.passed, t | sg.track, rs, (*ls, si), ok)
+                    (end if ends else go).append(new)
+            if not go and not end:
                 continue
-            t2 = track | sg.track
+            if len(go) > 1:
+                go = _undominated(go)
+            if len(end) > 1:
+                end = _undominated(end)
+            v2 = vsum + value[o]
+            h_any = _union(go) | _union(end)
+            x_open = o if go and passable[o] else -1
+            y_open = t0_open
+            if right and left_open and not any(a[4] for a in (*go, *end)):
+                y_open = -1
+            if not hopeful(n2, v2, k, x_open, y_open, h_any):
+                continue
             if strong:
-                tips = ((o, t0) if left_open else (o,)) if not ends else ((t0,) if left_open
-                                                                         else ())
-                if not reach_hopeful(tips, h2, t2, n2, v2):
+                h_all = t_all = -1
+                for alt in (*go, *end):
+                    h_all &= alt[0]
+                    t_all &= alt[1]
+                tips = ((o, t0) if y_open >= 0 else (o,)) if x_open >= 0 else (
+                    (t0,) if y_open >= 0 else ())
+                if not reach_hopeful(tips, h_all, t_all, n2, v2):
                     continue
             c2 = csum + value[o] if is_counted[o] else csum
-            yield (si, o, h2, t2, n2, v2, c2, ends)
+            yield (gid, o, go, end, n2, v2, c2)
 
-    def walk_left(cur: int, hexes: int, track: int, n: int, vsum: int, csum: int,
-                  low: int) -> None:
+    def walk_left(cur: int, alts: list[Alt], n: int, vsum: int, csum: int, low: int) -> None:
         """Every way to extend the route at its start (the token end), recording each."""
         nonlocal polls
         polls += 1
         if polls & 1023 == 0:
             _poll(cancel)
-        for si, o, h2, t2, n2, v2, c2, ends in steps(cur, hexes, track, n, vsum, csum, low, True):
+        for _gid, o, go, end, n2, v2, c2 in steps(cur, alts, n, vsum, csum, low, True, False):
             left_stops.append(o)
-            left_segs.append(si)
-            record(t2, n2, v2, c2, h2)
-            if not ends and passable[o]:
-                walk_left(o, h2, t2, n2, v2, c2, -1)
+            everyone = go + end if end else go
+            record(everyone, n2, v2, c2, _union(everyone))
+            if go and passable[o]:
+                walk_left(o, go, n2, v2, c2, -1)
             left_stops.pop()
-            left_segs.pop()
 
-    def walk_right(cur: int, hexes: int, track: int, n: int, vsum: int, csum: int,
-                   arrived_terminal: bool) -> None:
-        """Every way to extend the route at its end; for each, every start (walk_left)."""
+    def walk_right(cur: int, alts: list[Alt], going: list[Alt], n: int, vsum: int,
+                   csum: int) -> None:
+        """Every way to extend the route at its end; for each, every start (walk_left).
+
+        ``alts``: every way the route can run; ``going``: those that may go on
+        from ``cur`` (the others end there)."""
         nonlocal polls
         polls += 1
         if polls & 1023 == 0:
             _poll(cancel)
         t0 = base[0]
         if right_stops:
-            record(track, n, vsum, csum, hexes)
-            first = right_segs[0]
-            if passable[t0] and not segs[first].terminal_at(t0):
-                set_cuts(cur)
-                walk_left(t0, hexes, track, n, vsum, csum, first)
-                set_cuts(None)
-            if arrived_terminal or not passable[cur]:
+            record(alts, n, vsum, csum, _union(alts))
+            if passable[t0]:
+                lefties = [a for a in alts if a[4]]
+                if lefties:
+                    set_cuts(cur)
+                    walk_left(t0, lefties, n, vsum, csum, right_pairs[0])
+                    set_cuts(None)
+            if not passable[cur] or not going:
                 return
         inner = bool(right_stops)
-        left_open = passable[t0] and (not right_segs or not segs[right_segs[0]].terminal_at(t0))
-        for si, o, h2, t2, n2, v2, c2, ends in steps(cur, hexes, track, n, vsum, csum, -1, inner,
-                                                     left_open):
+        left_open = passable[t0] and (not right_stops or any(a[4] for a in going))
+        for gid, o, go, end, n2, v2, c2 in steps(cur, going, n, vsum, csum, -1, inner, True,
+                                                 left_open):
             right_stops.append(o)
-            right_segs.append(si)
-            walk_right(o, h2, t2, n2, v2, c2, ends)
+            right_pairs.append(gid)
+            walk_right(o, go + end if end else go, go, n2, v2, c2)
             right_stops.pop()
-            right_segs.pop()
+            right_pairs.pop()
 
     starts = [s.index for s in stops if live[s.index] and s.tokened]
     for r in reps:
@@ -707,7 +760,8 @@ def _walk(
         if n0 > lim or not hopeful(n0, value[s], 1, s, s if passable[s] else -1, hex_bit[s]):
             continue
         base[0] = s
-        walk_right(s, hex_bit[s], avoid, n0, value[s], value[s] if n0 else 0, False)
+        start: list[Alt] = [(hex_bit[s], avoid, (), (), True)]
+        walk_right(s, start, start, n0, value[s], value[s] if n0 else 0)
     for r in reps:
         if r.patterns is not None:
             r.routes = r.pattern_routes(scoring)
@@ -805,6 +859,42 @@ class _Near:
         # walked backwards the distance pays for each stop left, the start included
         return [max(0, back[x] - self._cost[x] + least) if x in back else far
                 for x in range(len(self._problem.stops))]
+
+
+Alt = tuple[int, int, tuple[int, ...], tuple[int, ...], bool]
+"""One way over track of a route's stops: (hexes visited, track used, segments of the
+right half, segments of the left half, whether the left half may start at the token)."""
+
+
+def _union(alts: list[Alt]) -> int:
+    """Hexes any of the ways visits."""
+    h = 0
+    for alt in alts:
+        h |= alt[0]
+    return h
+
+
+def _undominated(alts: list[Alt]) -> list[Alt]:
+    """The ways no other way beats: one that uses a subset of another's hexes and
+    track (and may start the left half if the other may) does all it does, for the
+    same money.  Of equal ones the first stays; more than 8 ways are left as they are
+    (comparing them costs more than it saves)."""
+    if len(alts) > 8:
+        return alts
+    out: list[Alt] = []
+    for a in alts:
+        ha, ta, ok_a = a[0], a[1], a[4]
+        beaten = False
+        for b in out:
+            if not (b[0] & ~ha) and not (b[1] & ~ta) and (b[4] or not ok_a):
+                beaten = True
+                break
+        if beaten:
+            continue
+        out = [b for b in out
+               if not (not (ha & ~b[0]) and not (ta & ~b[1]) and (ok_a or not b[4]))]
+        out.append(a)
+    return out
 
 
 def _order(c: Candidate) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
