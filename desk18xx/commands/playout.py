@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from desk18xx.engine.actions import Action, Pass
+from desk18xx.engine.actions import Action, LayTile, Pass
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.invariants import violations
 from desk18xx.engine.offers import BidOffer, Offer, TrainOffer
@@ -64,7 +64,9 @@ def draw_moves(game: Game, rng: random.Random) -> list[Action]:
     the entity the title's move list names, beside the title's moves of
     sampled ranges; the title's moves of the other types as they are."""
     moves = game.legal_moves(rng)
-    covered = game.offered_types()
+    # tile lays stay the title's sampled moves (each is still checked at the door):
+    # listing every lay of every hex would make a random game several times slower
+    covered = game.offered_types() - {LayTile.type}
     if not moves or not covered:
         return moves
     decided: set[str] = set()
