@@ -170,6 +170,8 @@ class GameSession(QObject):
         """The history: every line played, with notes and marks (current node = live end)."""
         self._moving = False
         """True while the session moves the tree itself (not a view's jump)."""
+        self._fresh: Game | None = None
+        """A fresh game of the setup, unused yet (see :meth:`_new_start`)."""
         self.tree.subscribe(self._on_tree)
 
     # -- queries -------------------------------------------------------------------------
@@ -490,14 +492,27 @@ class GameSession(QObject):
         self._node_rounds, self._node_actions, self._live_path = {}, {}, []
         self._undone = []
         setup = self._setup
+        self._fresh = None
         if setup is None:
             return
         try:
-            self._positions = PositionCache(self.tree, lambda: self._factory(setup),
+            # the cache pickles the start position at once: the same fresh game then
+            # starts the replay that follows (one game made, not two, at a launch)
+            fresh = self._factory(setup)
+            self._positions = PositionCache(self.tree, lambda: fresh,
                                             budget=POSITION_BUDGET, digests=False,
                                             on_replay=self._replayed)
+            self._fresh = fresh
         except Exception:  # noqa: BLE001 - a game that cannot be pickled: jumps replay
             self._positions = None
+
+    def _new_start(self) -> Game:
+        """A fresh game of the setup (the one the position cache was just given, once)."""
+        fresh, self._fresh = self._fresh, None
+        if fresh is not None and fresh.actions_applied == 0:
+            return fresh
+        assert self._setup is not None
+        return self._factory(self._setup)
 
     def _replayed(self, node: Node, before: Game) -> None:
         """The position cache replays ``node``'s action: note its round."""
@@ -661,7 +676,7 @@ class GameSession(QObject):
             start = stored[0]
             game, rounds = stored[1].copy(), list(stored[2])
         else:
-            game = self._snaps[start].copy() if start else self._factory(self._setup)
+            game = self._snaps[start].copy() if start else self._new_start()
             rounds = self._rounds[:start]
         live = [self._parsed(raw) for raw in entries[:start]]
         for raw in entries[start:]:
