@@ -344,10 +344,13 @@ def open_move(
     if history.kind is History.REWRITTEN and not allow_rewrite:
         index = history.first_difference or 0
         assert known is not None
-        ours = _entry_text(known.actions, index)
-        new = _entry_text(theirs.actions, index)
+        names = {p.id: p.name for p in theirs.header.players}
+        ours = _entry_text(known.actions, index, names)
+        new = next((f"{e.text} (id {theirs.actions[index].get('id')})" for e in recorder.events
+                    if e.index == index and not e.auto), None) or \
+            _entry_text(theirs.actions, index, names)
         raise RewrittenHistoryError(
-            f"{path}: history was rewritten at action {index}: you have {ours}, "
+            f"{path}: history was rewritten at action {index + 1}: you have {ours}, "
             f"the file has {new}", index)
     events, game = recorder.events, opened.game
     start = history.known if history.kind is History.EXTENDS else len(theirs.actions)
@@ -376,11 +379,12 @@ def _setup_text(header: SaveHeader) -> str:
     return f"{header.title}, seed {header.seed}, {names}"
 
 
-def _entry_text(actions: Sequence[RawAction], index: int) -> str:
+def _entry_text(actions: Sequence[RawAction], index: int,
+                names: Mapping[str, str] | None = None) -> str:
     if index >= len(actions):
         return "nothing there"
     entry = actions[index]
-    return f"{entry.get('type')} by {entry.get('entity')} (id {entry.get('id')})"
+    return f"{entry_text(entry, names)} (id {entry.get('id')})"
 
 
 def local_copy(folder: str | Path, header: SaveHeader) -> Path:
@@ -637,7 +641,7 @@ class EmailDesk:
                 f"({_text_at(move, last - 1)}); your copy goes on to action {ours} "
                 f"({entry_text(known.actions[-1], names)}). It was not loaded; your copy is kept.")
         if known is not None:
-            self._refuse_taken_back(path, known, move)
+            self._refuse_taken_back(path, known, move, names)
         if saved.signatures is None:
             if (known is not None and known.signatures is not None) or pins:
                 raise UnsignedMoveError(
@@ -676,8 +680,8 @@ class EmailDesk:
                 f"{names.get(move.signers[i] or '', '?') if i < len(move.signers) else '?'}'s. "
                 "Refused; your copy is kept.")
 
-    def _refuse_taken_back(self, path: str | Path, known: SavedGame, move: ReceivedMove
-                           ) -> None:
+    def _refuse_taken_back(self, path: str | Path, known: SavedGame, move: ReceivedMove,
+                           names: Mapping[str, str]) -> None:
         """The file's live line must go on from yours (no undo of what you had)."""
         from desk18xx.engine.log import effective_actions
 
@@ -686,8 +690,8 @@ class EmailDesk:
         for i, action in enumerate(ours):
             if i >= len(theirs) or canonical_json(theirs[i]) != canonical_json(action):
                 raise RewrittenHistoryError(
-                    f"{path}: the file takes back live action {i + 1} ({entry_text(action)}) "
-                    "that you had: refused", i)
+                    f"{path}: the file takes back live action {i + 1} "
+                    f"({entry_text(action, names)}) that you had: refused", i)
 
     def keep(self, move: ReceivedMove, *, study: Mapping[str, Any] | None = None,
              notes: Mapping[str, str] | None = None) -> Path:

@@ -148,7 +148,7 @@ def test_rewritten_history_names_the_first_differing_action(
     (tmp_path / "mail").mkdir()
     forged = save_for_email(tmp_path / "mail", HEADER, raw, digest_of(game), sender="1")
     before = (tmp_path / "ann.yaml").read_bytes()
-    with pytest.raises(RewrittenHistoryError, match=f"history was rewritten at action {first}: "
+    with pytest.raises(RewrittenHistoryError, match=f"history was rewritten at action {first + 1}: "
                        "you have .* the file has ") as caught:
         open_move(forged.path, anns, "1")
     assert caught.value.index == first

@@ -301,3 +301,29 @@ def test_a_file_s_signatures_are_checked_on_their_own_for_verify(
             check_file_signatures(by_name[name].path)
     with pytest.raises(SaveFormatError, match="signatures.moves"):
         check_file_signatures(by_name["pbem-signatures-short.d18xx"].path)
+
+
+def test_an_appended_undo_of_what_you_had_is_a_rewrite(
+        corpus: tuple[Path, list], tmp_path: Path) -> None:  # type: ignore[type-arg]
+    import shutil
+
+    from desk18xx.io.pbem import RewrittenHistoryError
+    from desk18xx.io.replaying import digest_of, replay_log
+    from desk18xx.io.savefile import load_save
+
+    folder, cases = corpus
+    good = next(c for c in cases if c.valid)
+    older = next(c for c in cases if c.name == "pbem-older.d18xx")
+    known = len(load_save(older.path).actions)  # Ann had at least this much before
+    raw = [dict(a) for a in load_save(good.path).actions]
+    sender = "2"  # Bob appends an undo back into what Ann had, signs it and seals the file
+    raw.append({"type": "undo", "entity": int(sender), "entity_type": "player",
+                "action_id": raw[known - 2]["id"], "id": len(raw) + 1})
+    data = tmp_path / "sender"
+    shutil.copytree(folder / "pbem-data-bob", data)
+    (tmp_path / "mail").mkdir()
+    sent = EmailDesk(data).send(tmp_path / "mail", PBEM_HEADER, raw,
+                                digest_of(replay_log(PBEM_HEADER, raw).game), sender)
+    with pytest.raises(RewrittenHistoryError, match=rf"takes back live action {known} "
+                       r"\(.+ by (Ann|Bob|Cy)\) that you had"):
+        EmailDesk(good.receiver).receive(sent.path, "1")
