@@ -278,3 +278,31 @@ def test_random_play_offers_a_token_only_where_the_token_step_does(compat: bool)
                   if isinstance(a, PlaceToken)]
     assert (PlaceToken in step.legal(game, "GWR")) is not compat
     assert [a.city for a in placements] == ([] if compat else [game.map.city_id("AA25", 0)])
+
+
+def test_a_recorded_run_the_stale_route_cache_allowed_stops_with_a_clear_refusal() -> None:
+    """D41: a live 18xx.games game may hold a run for a company whose Run Routes we (and
+    the reloading reference) skip. Such a recorded action stops the replay there with a
+    refusal naming the action and the step that waits; the actions before it stand."""
+    from pathlib import Path
+
+    from desk18xx.engine.actions import action_from_dict
+    from desk18xx.engine.errors import IllegalAction
+    from desk18xx.io.import_18xxgames import load_export
+
+    path = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / \
+        "18xx.games" / "1822CAERS" / "1822CAERS_game_end_bank.json"
+    imported = load_export(path)
+    game = G1822CA(GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                             imported.seed, ("compat_18xxgames",)))
+    runs = [i for i, a in enumerate(imported.actions) if a["type"] == "run_routes" and i > 200]
+    first = runs[0]
+    other = next(j for j in runs if imported.actions[j]["entity"]
+                 != imported.actions[first]["entity"])
+    for raw in imported.actions[:first + 1]:
+        game.process(action_from_dict(raw))
+    stale = dict(imported.actions[other], routes=[])
+    with pytest.raises(IllegalAction, match=rf"^run_routes by {stale['entity']} is not "
+                                            r"possible now: \w+ waits for "):
+        game.process(action_from_dict(stale))
+    assert game.round is not None  # the game stands where it was
