@@ -41,6 +41,7 @@ from desk18xx.ui.docks.market import MarketWidget
 from desk18xx.ui.docks.sandbox import SandboxDock
 from desk18xx.ui.docks.study_tree import StudyTreeDock
 from desk18xx.ui.files import FileActions, header_of, user_settings
+from desk18xx.ui.maplabels import MapLabels
 from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
 from desk18xx.ui.models.board import corp_colors, destinations, tile_counts
@@ -122,6 +123,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.map_view)
         self.action_panel = ActionPanel(session)
         self.controller = MapController(session, self.map_view, self.action_panel, self)
+        self.map_labels = MapLabels(self.map_view, self)
+        """Place names at 9 pt over the map wherever its own are smaller."""
         self.undo = UndoBinder(session, self)
         self.players_model = RowsModel(PLAYER_HEADERS, self, HEADER_TIPS)
         self.corps_model = RowsModel(CORP_HEADERS, self, HEADER_TIPS)
@@ -165,6 +168,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.statusBar().showMessage("Ready")
         self._connect_signals()
+        self.refreshed.connect(lambda _s: self.map_labels.refresh())
         self._default_state = self.saveState(LAYOUT_VERSION)
         self.layout_restored = restore_layout and self.restore_layout()
         """True when a remembered window layout was applied."""
@@ -691,6 +695,7 @@ class MainWindow(QMainWindow):
         self.viewing = count
         self.map_view.show_recent(False)  # an earlier board: the marks are not of it
         self.controller.show_history(game)
+        self.map_labels.refresh()
         self._show_tables(game, info)
         self.bid_boxes.show_game(game)
         self.action_panel.show_facts(turn_facts(game, info, self.session.actions()[:count]))
