@@ -131,12 +131,13 @@ def compare(generated: Generated, answer: dict[str, Any]) -> dict[str, Any]:
     out["agree"] = same_end
     out["result"] = answer.get("result")
     out["end_reason"] = answer.get("end_reason")
-    if answer.get("timeout"):
-        out["verdict"] = "reference time limit"
-        out["divergence"] = {"index": len(theirs)}
-    elif first is not None and (refused is None or first["index"] < refused["index"]):
+    if first is not None and (refused is None or first["index"] < refused["index"]):
         out["verdict"] = "state differs"
         out["divergence"] = first
+    elif answer.get("timeout"):
+        # traces equal as far as the reference came (a state difference wins above)
+        out["verdict"] = "reference time limit"
+        out["divergence"] = {"index": len(theirs)}
     elif refused is not None:
         out["verdict"] = "refused"
         out["divergence"] = refused
@@ -182,6 +183,12 @@ def classify(generated_actions: Sequence[Mapping[str, Any]], mode: str,
     """A likely cause of a divergence, from signatures seen before (a hint, not proof)."""
     kind = verdict.get("verdict")
     div = verdict.get("divergence")
+    if kind == "reference time limit":
+        return "no divergence seen: the reference's time limit ran out before the end " \
+               "(rerun with a longer --reference-time-limit)"
+    if isinstance(kind, str) and kind.startswith("unfinished"):
+        return "no divergence seen: our side stopped at a limit (" + \
+            ("traces equal" if kind.endswith("equal") else "trace lengths differ") + ")"
     if kind == "agree" or not isinstance(div, dict):
         return None
     message = str(div.get("message", ""))
@@ -197,6 +204,9 @@ def classify(generated_actions: Sequence[Mapping[str, Any]], mode: str,
     if "cheater" in message:
         return "reference crash in G1822#remove_cheater_slot! (a token removed from a " \
                "city with an added slot)"
+    if mode == "live" and div.get("accepted_after_graph_clear") and nationalised:
+        return "live only: after a nationalisation the reference's cached graph is stale " \
+               "(issue 16; accepted with the graph cleared)"
     if mode == "live" and div.get("accepted_after_graph_clear"):
         return "live only: the reference's cached route graph is stale (D41 family)"
     if mode == "live" and isinstance(nxt[1], str) and nxt[1].endswith("/Route") \
@@ -312,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"comma-separated specs (default: all of {', '.join(SPECS)})")
     parser.add_argument("--biases", default=",".join(BIASES),
                         help=f"biases, used in turn (default: {', '.join(BIASES)})")
-    parser.add_argument("--out", type=Path, required=True, help="folder for exports and report")
+    parser.add_argument("--out", type=Path, help="folder for exports and report")
     parser.add_argument("--reference", type=Path, help="a tobymao/18xx checkout (holds lib/)")
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--ruby", default="ruby")
@@ -345,6 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     verdict["likely"] = classify(actions, mode, verdict)
         print(table(done))
         return 0
+    if args.out is None:
+        parser.error("--out is needed (except with --table)")
     specs = [s for s in args.titles.split(",") if s]
     biases = [b for b in args.biases.split(",") if b]
     for s in specs:
