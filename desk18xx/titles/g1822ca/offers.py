@@ -39,7 +39,7 @@ from desk18xx.engine.offers import (
     tile_name,
 )
 from desk18xx.engine.state import DEPOT, POOL, Share
-from desk18xx.engine.tiledef import HexDef
+from desk18xx.engine.tiledef import COLOR_ORDER, HexDef
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.steps.acquisition import AcquisitionTrack
 from desk18xx.titles.g1822ca.steps.operating import (
@@ -585,13 +585,24 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
     names = [only] if only is not None else board.available_names()
     refused: list[tuple[str, str]] = []
     fitting: dict[str, tuple[int, ...]] = {}
+    old = st.geo.tile
+    # a tile of another colour than the next never fits, but where the printed hex
+    # takes named tiles only (as `upgrade_problem` says, without asking it)
+    any_colour = st.printed and hex_id in rules.replace_only
+    next_colour = COLOR_ORDER.index(old.color) + 1 if old.color in COLOR_ORDER else -9
+    what = hex_id if st.printed else f"tile {old.name} on {hex_id}"
     for name in names:
         try:
-            copy = str(board.next_copy(name))
+            tile = board.tile_def(name)
         except IllegalAction:
+            refused.append((name, f"there is no tile {name} in this game"))
+            continue
+        if only is not None and board.remaining(tile.name) == 0:
             refused.append((name, f"no tile {name} is left"))
             continue
-        tile = board.tile_def(copy)
+        if not any_colour and COLOR_ORDER.index(tile.color) != next_colour:
+            refused.append((name, f"A {tile.color} tile cannot replace the {old.color} {what}"))
+            continue
         colors = list(phase)
         if kind.ahead:
             try:
@@ -609,6 +620,8 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
         else:
             why = upgrade_problem(board, hex_id, tile, rules, special=kind.special,
                                   remove_town=kind.remove_town)
+            if why is not None and "it needs a tile with label " in why:
+                why = _label_words(gm, where, tile.color, why.rsplit(" ", 1)[1])
         if why is not None:
             refused.append((name, why))
             continue
@@ -654,6 +667,15 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
                 costs=tuple((n, r, c) for (n, r), c in costs.items() if c != cheapest),
                 refused=tuple(refused), turned=tuple(turned),
                 copies=tuple((n, str(board.next_copy(n))) for n in fitting))
+
+
+def _label_words(gm: G1822CA, where: str, color: object, label: str) -> str:
+    """"Bytown (Ottawa) (AE15) takes only its O tiles: ..." for a tile of the wrong label."""
+    fits = sorted((n for n in gm.map.available_names()
+                   if gm.map.tile_def(n).label == label and gm.map.tile_def(n).color == color),
+                  key=lambda n: (len(n), n))
+    listed = f": {', '.join(fits)}" if fits else ""
+    return f"{where} takes only its {label} tiles{listed}"
 
 
 def _most_exits(gm: G1822CA, hex_id: str, edges: frozenset[int] | None,
