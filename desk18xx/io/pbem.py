@@ -597,8 +597,8 @@ class EmailDesk:
         return out
 
     # -- receiving --------------------------------------------------------------------
-    def receive(self, path: str | Path, me: str | None, *, local: Sequence[str] = ()
-                ) -> ReceivedMove:
+    def receive(self, path: str | Path, me: str | None, *, local: Sequence[str] = (),
+                header: SaveHeader | None = None) -> ReceivedMove:
         """Check a friend's file against your copy, your keys and your pins; nothing
         is written.
 
@@ -606,6 +606,8 @@ class EmailDesk:
             me: your player id in the game (None: not told).
             local: further players at this computer (hot-seat), whose keys count
                 as yours.
+            header: the file's header if already read (only to find your copy: the
+                file is read and checked again in full).
 
         Raises:
             SaveFormatError: the file itself is bad (see `open_move`).
@@ -613,9 +615,13 @@ class EmailDesk:
             OlderFileError, BadSignatureError, UnsignedMoveError: the file does
                 not fit your game; the message names the action and the player.
         """
-        header = load_save(path).header  # schema and chain: which game is it?
+        if header is None:
+            header = load_save(path).header  # schema and chain: which game is it?
         known = self.known(header)
         move = open_move(path, known, me)
+        if game_identity(move.opened.saved.header) != game_identity(header):
+            raise PbemError(f"{path}: (file): changed while it was being read: refused")
+        header = move.opened.saved.header
         saved = move.opened.saved
         names = {p.id: p.name for p in header.players}
         mine = [pid for pid in (me, *local) if pid is not None]

@@ -433,7 +433,7 @@ class FileActions(QObject):
             self._status("The e-mail move was not loaded.")
             return None
         try:
-            move = desk.receive(path, me)
+            move = desk.receive(path, me, header=header)
         except (PbemError, SaveFormatError, OSError, KeyError) as error:
             self._warn("Open e-mail move", f"This move was not loaded:\n{error}")
             return None
