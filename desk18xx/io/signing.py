@@ -219,8 +219,23 @@ class KeyStore:
                                      serialization.NoEncryption())
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.path_for(name)
-        write_atomic(path, data)
-        os.chmod(path, 0o600)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                             | getattr(os, "O_BINARY", 0), 0o600)  # private from the start
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if path.exists():  # made meanwhile by another window: keep that one
+                temporary.unlink()
+                found = self.find(name)
+                if found is not None:
+                    return found
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
         return LocalKey(name, private, public_text(private.public_key()))
 
 
