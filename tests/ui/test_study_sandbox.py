@@ -294,3 +294,26 @@ def test_the_sandbox_is_a_mode_ended_by_a_move_and_gone_in_a_new_game(
     assert dock.active and dock.isVisible()
     session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), 5))
     assert not dock.active and not dock.isVisible()
+
+
+def test_routes_found_while_the_sandbox_is_open_are_shown_when_it_closes(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Issue 18: "Best routes" asked just before the sandbox opened was left on
+    "Finding the best routes…"; its answer is shown once the live board is back."""
+    session = window.session
+    main = session.tree.main_line()
+    index = next(i for i in range(300, len(main)) if main[i].type == "run_routes")
+    session.go_to(main[index - 1])
+    controller = window.controller
+    assert controller.routes and not any(r.stops for r in controller.routes)
+    said: list[str] = []
+    controller.status.connect(said.append)
+    with qtbot.waitSignal(controller.search.stopped, timeout=60000):
+        controller.find_best()
+        dock = _open(window, running_companies(session.game)[0])
+    assert not any(r.stops for r in controller.routes)  # not drawn under the sandbox
+    dock.mode_action.trigger()  # off
+    assert not dock.active
+    assert any(r.stops for r in controller.routes)
+    assert said[-1].startswith("Best routes: ")
+    assert window.map_view.routes()

@@ -74,6 +74,8 @@ class MapController(QObject):
         self._routes: list[TrainRoute] = []
         self._current_train = 0
         self._history: Game | None = None
+        self._held: tuple[Proposal, int] | None = None
+        """Routes found while another board was shown, with the log length then."""
         # before the main window's own state_changed slot: a change drops a stale search first
         self.search = RouteSearch(session, self)
         self._auto_for: tuple[str, int] | None = None
@@ -131,10 +133,12 @@ class MapController(QObject):
             self._view.clear_preview()
             self.status.emit("Showing an earlier position; click the last log line to return")
         else:
-            # a proposal that came while another board was shown was dropped: propose
-            # again for the live position ("Best routes" is never left waiting)
-            self._auto_for = None
+            held, self._held = self._held, None
             self.refresh(self._info)
+            # the routes found while another board was shown (the sandbox, an earlier
+            # position) are shown now: "Best routes" is never left waiting
+            if held is not None and held[1] == len(self._session.actions()):
+                self.show_proposal(held[0])
 
     def refresh(self, info: TurnInfo | None) -> None:
         """Redraw the board and the overlays for ``info``."""
@@ -511,8 +515,10 @@ class MapController(QObject):
         An automatic proposal (the run just began) is only taken while no stop
         has been clicked; the player's "Best routes" always replaces the routes.
         """
-        if (self._info is None or proposal.corp != self._info.entity or not self._routes
-                or self._history is not None):
+        if self._history is not None:
+            self._held = (proposal, len(self._session.actions()))
+            return
+        if self._info is None or proposal.corp != self._info.entity or not self._routes:
             return
         if proposal.auto and any(r.stops for r in self._routes):
             return
