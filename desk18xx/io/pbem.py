@@ -1,17 +1,25 @@
 """Play by e-mail: open a friend's file, see what they did, send yours (no Qt).
 
-A PBEM game is an ordinary save passed around. Opening a friend's file
-(`open_move`) checks, in order: the file itself (schema, hash chain, replay,
-state digest: `desk18xx.io.replaying.open_save`); that it is the same game
-(`game_identity`, the setup hash); and that its log extends the one you have
-(`compare_history`): a changed, removed or reordered entry is reported as a
-rewritten history with the first differing action. Then it lists what
-happened since your last action, in words (`describe_action`).
+A PBEM game is a save passed around, its moves signed (`desk18xx.io.signing`).
+`EmailDesk` is your side at this computer: `receive` checks a friend's file
+and changes nothing, `keep` stores a move you accepted, `send` signs your
+moves and writes the file to attach. Receiving checks, in order: the file
+itself (schema, hash chain, replay, state digest:
+`desk18xx.io.replaying.open_save`); that it is your game (your copy found by
+the setup hash; a file holding your moves under a changed identity, by the
+stable identity, is refused); that its log extends the one you have
+(`compare_history`: a changed, removed or reordered entry is a rewritten
+history with the first differing action; an older file never replaces yours);
+and every signature, against the keys you pinned and your own. Then it lists
+what happened since your last action, in the words of the log dock (the
+action's sentence, `describe_in`, and the consequences the engine narrates).
 
-`save_for_email` writes the file to attach, named after the game, the round
-and the player to move (`mail_file_name`), and a short mail body.
-18xx.games programmed actions (``program_share_pass`` and friends, with their
-nested ``auto_actions``) travel in the log like any other entry.
+`open_move` is the same without keys, pins or your copy's lookup;
+`save_for_email` writes an unsigned file (both kept for tools and tests).
+Files are named after the game, the round and the player to move
+(`mail_file_name`), with a short mail body (`mail_text`). 18xx.games
+programmed actions (``program_share_pass`` and friends, with their nested
+``auto_actions``) travel in the log like any other entry.
 """
 
 from __future__ import annotations
