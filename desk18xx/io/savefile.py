@@ -6,7 +6,8 @@ the log produces. Each action carries a short hash of the previous hash plus
 its canonical JSON, so an edited, removed or reordered action is found and
 reported by index. The chain detects accidents and casual edits; it is not a
 signature (anyone can recompute it). The state digest, checked by replaying,
-catches the rest.
+catches the rest. E-mail moves are signed as well: their ``signatures`` section
+is carried here as plain data and checked by `desk18xx.io.signing`.
 
 Reading never executes anything: the file is read by `desk18xx.io.filereader`
 (regular files only, a size limit applied while reading), then parsed by a
