@@ -25,7 +25,7 @@ from desk18xx.engine.actions import (
     PlaceToken,
     SellShares,
 )
-from desk18xx.engine.board_lite import stop_counts
+from desk18xx.engine.board_lite import TileShape, shape, stop_counts
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import CellType
 from desk18xx.engine.offers import (
@@ -470,11 +470,21 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
             tile = board.manifest[name].tile
             kept: list[tuple[int, int]] = []
             why_not = ""
+            seen: list[tuple[TileShape, str | None]] = []
             for r, c in fitting[name]:
-                try:
-                    step._check_new_track(gm, corp, hex_id, copies[name], tile, r)
-                except IllegalAction as exc:
-                    why_not = str(exc)
+                # a rotation that lays the same track as one asked already (a
+                # symmetric tile) has its answer: the walk is not made again
+                placed = shape(tile, r)
+                problem = next((p for s, p in seen if s == placed), "?")
+                if problem == "?":
+                    try:
+                        step._check_new_track(gm, corp, hex_id, copies[name], tile, r)
+                        problem = None
+                    except IllegalAction as exc:
+                        problem = str(exc)
+                    seen.append((placed, problem))
+                if problem is not None:
+                    why_not = problem
                     continue
                 kept.append((r, c))
             if kept:
