@@ -39,7 +39,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(os.environ.get("DESK18XX_ROOT") or Path(__file__).resolve().parents[1]).resolve()
+"""The tree measured: this one, or ``$DESK18XX_ROOT`` (a paired run's other tree)."""
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -117,25 +118,35 @@ def measure_launch(pycache: str) -> tuple[float, float, float]:
 #: Idle-time work of the window: (module, class, method) run by timers after a change.
 IDLE_WORK = (("desk18xx.ui.files", "FileActions", "autosave"),
              ("desk18xx.ui.idlegc", "IdleCollector", "settle"),
-             ("desk18xx.ui.studysession", "StudySession", "digest_current"))
+             ("desk18xx.ui.studysession", "StudySession", "digest_current"),
+             ("desk18xx.ui.docks.company_sheet", "CompanySheet", "_read_one"))
+
+
+#: The clocks an action is timed by: wall, the process's CPU (every thread, the
+#: route workers too) and the GUI thread's CPU (what the player waits for).
+CLOCKS = (time.perf_counter, time.process_time, time.thread_time)
+CLOCK_NAMES = ("wall", "CPU", "GUI thread CPU")
 
 
 def _track_idle_work(spent: list[float]) -> None:
-    """Add the wall and CPU seconds of every :data:`IDLE_WORK` call to ``spent``
+    """Add the seconds of every :data:`IDLE_WORK` call to ``spent`` (per :data:`CLOCKS`)
     (patched before the window connects to them)."""
     import importlib
 
     for module, cls, name in IDLE_WORK:
-        klass = getattr(importlib.import_module(module), cls)
+        try:
+            klass = getattr(importlib.import_module(module), cls)
+        except (ImportError, AttributeError):  # not in an older tree (paired runs)
+            continue
         original = getattr(klass, name)
 
         def timed(self: Any, *args: Any, _original: Any = original) -> Any:
-            wall, cpu = time.perf_counter(), time.process_time()
+            before = [c() for c in CLOCKS]
             try:
                 return _original(self, *args)
             finally:
-                spent[0] += time.perf_counter() - wall
-                spent[1] += time.process_time() - cpu
+                for k, c in enumerate(CLOCKS):
+                    spent[k] += c() - before[k]
 
         setattr(klass, name, timed)
 
@@ -175,20 +186,40 @@ def _print_parts(label: str, marks: list[tuple[float, float, float, float]]) -> 
               + f" -> {PARTS[top]} dominates")
 
 
-def main(argv: list[str]) -> int:
-    """Measure and print."""
-    if not os.environ.get("NO_LAUNCH"):
-        with tempfile.TemporaryDirectory() as pycache:
-            first, first_cpu, _ = measure_launch(pycache)
-            launches = [measure_launch(pycache) for _ in range(LAUNCHES)]
-        wall = statistics.median(w for w, _, _ in launches)
-        cpu = statistics.median(c for _, c, _ in launches)
-        drawn = statistics.median(d for _, _, d in launches)
-        print(f"launch -> interactive window: {_ms(wall)} (median of {LAUNCHES}, bytecode "
-              f"cached; CPU {_ms(cpu)}); first launch compiling the modules: {_ms(first)} "
-              f"(CPU {_ms(first_cpu)})")
-        print(f"  map drawn in full (hex layout imported after the first frame): {_ms(drawn)}")
+def measure_launches() -> dict[str, float]:
+    """Launch timings (seconds): median wall and CPU to the interactive window, the map
+    drawn in full, and the first launch compiling the modules."""
+    with tempfile.TemporaryDirectory() as pycache:
+        first, first_cpu, _ = measure_launch(pycache)
+        launches = [measure_launch(pycache) for _ in range(LAUNCHES)]
+    return {"wall": statistics.median(w for w, _, _ in launches),
+            "cpu": statistics.median(c for _, c, _ in launches),
+            "drawn": statistics.median(d for _, _, d in launches),
+            "first": first, "first_cpu": first_cpu}
 
+
+def print_launches(launch: dict[str, float]) -> None:
+    """The launch lines."""
+    print(f"launch -> interactive window: {_ms(launch['wall'])} (median of {LAUNCHES}, "
+          f"bytecode cached; CPU {_ms(launch['cpu'])}); first launch compiling the modules: "
+          f"{_ms(launch['first'])} (CPU {_ms(launch['first_cpu'])})")
+    print(f"  map drawn in full (hex layout imported after the first frame): "
+          f"{_ms(launch['drawn'])}")
+
+
+#: Undos timed after the actions, one after the other.
+UNDOS = 5
+
+
+def measure_window(path: Path, quiet: bool = False) -> dict[str, Any]:
+    """Open the late position of ``path`` in the window, time :data:`TIMED_ACTIONS`
+    actions and :data:`UNDOS` undos; print the figures unless ``quiet``.
+
+    Returns:
+        ``marks``: per clock, (start, applied, handled, end) of each action;
+        ``idle``: per clock, idle-time work that came due inside each action;
+        ``undo``: per clock, the seconds of each undo.
+    """
     from PySide6.QtCore import QSettings
     from PySide6.QtGui import QImage, QPainter
     from PySide6.QtWidgets import QApplication
@@ -208,12 +239,11 @@ def main(argv: list[str]) -> int:
         def install_attachment_hints(*_args: Any) -> None:
             return None
 
-    idle_spent = [0.0, 0.0]
+    idle_spent = [0.0] * len(CLOCKS)
     _track_idle_work(idle_spent)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
                       tempfile.mkdtemp())
     app = QApplication.instance() or QApplication([])
-    path = Path(argv[0]) if argv else DEFAULT_EXPORT
     imported = load_export(path)
     late = max(0, len(imported.actions) - LATE_OFFSET)
     session = GameSession()
@@ -242,47 +272,68 @@ def main(argv: list[str]) -> int:
         scene.render(painter)
         painter.end()
         redraws.append(time.perf_counter() - t)
-    print(f"full map redraw (1600x1000, {imported.title} at action {late}): "
-          f"median {statistics.median(redraws) * 1000:.0f} ms")
+    if not quiet:
+        print(f"full map redraw (1600x1000, {imported.title} at action {late}): "
+              f"median {statistics.median(redraws) * 1000:.0f} ms")
 
-    clocks = (time.perf_counter, time.process_time)
-    applied: list[tuple[float, float]] = []
-    session.action_applied.connect(lambda _n: applied.append((clocks[0](), clocks[1]())))
+    clocks = CLOCKS
+    applied: list[tuple[float, ...]] = []
+    session.action_applied.connect(lambda _n: applied.append(tuple(c() for c in clocks)))
     todo = [action_from_dict(raw) for raw in imported.actions[late:late + TIMED_ACTIONS]]
     prof = None
     if os.environ.get("PROFILE"):
         import cProfile
 
         prof = cProfile.Profile()
-    marks: tuple[list[tuple[float, float, float, float]], ...] = ([], [])
-    idle_inside: tuple[list[float], ...] = ([], [])  # idle-time work that came due meanwhile
+    marks: list[list[tuple[float, float, float, float]]] = [[] for _ in clocks]
+    idle_inside: list[list[float]] = [[] for _ in clocks]  # idle work that came due meanwhile
     for action in todo:
         _pause(app, PAUSE)  # what the window does in the player's pause, untimed
         idle_before = list(idle_spent)
         if prof is not None:
             prof.enable()
-        start = (clocks[0](), clocks[1]())
+        start = tuple(c() for c in clocks)
         ok = session.submit(action)
-        handled = (clocks[0](), clocks[1]())
+        handled = tuple(c() for c in clocks)
         app.processEvents()
-        end = (clocks[0](), clocks[1]())
+        end = tuple(c() for c in clocks)
         if prof is not None:
             prof.disable()
         if not ok:
             break
-        for k in (0, 1):
+        for k in range(len(clocks)):
             marks[k].append((start[k], applied[-1][k], handled[k], end[k]))
             idle_inside[k].append(idle_spent[k] - idle_before[k])
     if prof is not None:
         import pstats
 
         pstats.Stats(prof).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(60)
+    undos: list[list[float]] = [[] for _ in clocks]
+    for _ in range(UNDOS):
+        _pause(app, PAUSE)
+        start = tuple(c() for c in clocks)
+        session.undo()
+        app.processEvents()
+        end = tuple(c() for c in clocks)
+        for k in range(len(clocks)):
+            undos[k].append(end[k] - start[k])
+    window.close()
+    result = {"marks": marks, "idle": idle_inside, "undo": undos, "name": path.name,
+              "late": late}
+    if not quiet:
+        print_window(result)
+    return result
+
+
+def print_window(result: dict[str, Any]) -> None:
+    """The action and undo lines of :func:`measure_window`."""
+    marks, idle_inside = result["marks"], result["idle"]
     if marks[0]:
-        print(f"action -> updated window ({len(marks[0])} actions of {path.name} from "
-              f"action {late}):")
-        _print_parts("wall", marks[0])
-        _print_parts("CPU", marks[1])
-        for label, k in (("wall", 0), ("CPU", 1)):
+        print(f"action -> updated window ({len(marks[0])} actions of {result['name']} from "
+              f"action {result['late']}):")
+        for k, label in enumerate(CLOCK_NAMES):
+            _print_parts(label, marks[k])
+        for k, label in enumerate(CLOCK_NAMES):
             inside = [x for x in idle_inside[k] if x > 0]
             if inside:
                 without = [m[3] - m[0] - x for m, x in zip(marks[k], idle_inside[k],
@@ -292,11 +343,77 @@ def main(argv: list[str]) -> int:
                       f"{', '.join(c for _, c, _ in IDLE_WORK)} outlasted by a slow "
                       f"action); without it: median {_ms(statistics.median(without))}, "
                       f"p95 {_ms(_percentile(without, 0.95))}")
-    t = time.perf_counter()
-    session.undo()
-    app.processEvents()
-    print(f"undo one action: {(time.perf_counter() - t) * 1000:.0f} ms")
-    window.close()
+    for k, label in enumerate(CLOCK_NAMES):
+        undo = result["undo"][k]
+        print(f"undo one action ({len(undo)} in a row, {label}): median "
+              f"{_ms(statistics.median(undo))}, max {_ms(max(undo))}")
+
+
+#: Rounds of a paired run (each measures the other tree, then this one).
+PAIRED_ROUNDS = 2
+
+
+def _child(root: Path, export: Path, what: str) -> dict[str, Any]:
+    """Run this benchmark on ``root``'s tree in a fresh process; its JSON answer."""
+    import json
+
+    env = dict(os.environ, DESK18XX_ROOT=str(root), QT_QPA_PLATFORM="offscreen")
+    env.pop("PROFILE", None)
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), f"--json-{what}",
+                          str(export)], env=env, capture_output=True, text=True, check=True)
+    line = [x for x in out.stdout.splitlines() if x.startswith("{")][-1]
+    answer: dict[str, Any] = json.loads(line)
+    return answer
+
+
+def _summary(values: list[float]) -> str:
+    return (f"median {_ms(statistics.median(values))}, p95 {_ms(_percentile(values, 0.95))}, "
+            f"max {_ms(max(values))}")
+
+
+def paired(old: Path, export: Path) -> int:
+    """Before/after: the launch and window figures of the ``old`` tree and of this
+    one, measured in turns (old, new, old, new…) so that both see the same load."""
+    trees = (("before", old.resolve()), ("after", ROOT))
+    runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+    launches: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+    for _ in range(PAIRED_ROUNDS):
+        for label, root in trees:
+            launches[label].append(_child(root, export, "launch"))
+            runs[label].append(_child(root, export, "window"))
+    for label, root in trees:
+        print(f"{label}: {root}")
+        ls = launches[label]
+        print(f"  launch -> interactive: wall {_ms(statistics.median(x['wall'] for x in ls))}, "
+              f"CPU {_ms(statistics.median(x['cpu'] for x in ls))}; map drawn in full "
+              f"{_ms(statistics.median(x['drawn'] for x in ls))}")
+        for k, name in enumerate(CLOCK_NAMES):
+            totals = [m[3] - m[0] for r in runs[label] for m in r["marks"][k]]
+            undo = [u for r in runs[label] for u in r["undo"][k]]
+            print(f"  action ({name}, {len(totals)} actions): {_summary(totals)}; "
+                  f"undo {_summary(undo)}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Measure and print (``--against OLD_TREE``: paired before/after figures)."""
+    import json
+
+    if argv and argv[0] in ("--json-launch", "--json-window"):
+        export = Path(argv[1]) if len(argv) > 1 else DEFAULT_EXPORT
+        if argv[0] == "--json-launch":
+            print(json.dumps(measure_launches()))
+        else:
+            print(json.dumps(measure_window(export, quiet=True)))
+        return 0
+    if argv and argv[0] == "--against":
+        if len(argv) < 2:
+            print("usage: gui.py --against OLD_TREE [EXPORT]", file=sys.stderr)
+            return 2
+        return paired(Path(argv[1]), Path(argv[2]) if len(argv) > 2 else DEFAULT_EXPORT)
+    if not os.environ.get("NO_LAUNCH"):
+        print_launches(measure_launches())
+    measure_window(Path(argv[0]) if argv else DEFAULT_EXPORT)
     return 0
 
 

@@ -53,6 +53,8 @@ HISTORY = len(HEADERS) - 1
 SPARK_WIDTH = 90
 HISTORY_ROLE = Qt.ItemDataRole.UserRole + 7
 _KIND = {"payout": "paid", "withhold": "withheld", "half": "half"}
+#: Milliseconds before each read of an earlier position (the first after a change too).
+READ_EVERY_MS = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +251,9 @@ class CompanySheet(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self._timer = QTimer(self)
-        self._timer.setInterval(0)
+        # a pause between reads: the window shows a move before the first one (each
+        # replays a few actions), and a click comes between two
+        self._timer.setInterval(READ_EVERY_MS)
         self._timer.timeout.connect(self._read_one)
         session.state_changed.connect(self._state_changed)
         session.game_replaced.connect(self._game_replaced)
