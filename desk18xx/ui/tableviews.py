@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtWidgets import QTableView
 
 #: The narrowest a column is squeezed to when the columns do not fit (pixels).
@@ -63,26 +63,47 @@ class ColumnFitter(QObject):
         view.setTextElideMode(Qt.TextElideMode.ElideRight)
         view.horizontalHeader().setStretchLastSection(False)
         view.viewport().installEventFilter(self)
+        self._widths: dict[int, tuple[int, bool]] = {}
+        """Column -> (natural width, empty in every row), while its cells are unchanged
+        (a move changes a few cells: only their columns are measured again)."""
         model = view.model()
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved,
-                       model.dataChanged, model.layoutChanged):
+                       model.layoutChanged, model.headerDataChanged):
             signal.connect(self.schedule)
+        model.dataChanged.connect(self._cells_changed)
+        view.verticalScrollBar().valueChanged.connect(self.schedule)
         self.fit()
 
     def schedule(self, *_args: object) -> None:
-        """Refit at the next turn of the event loop (many changes, one fit)."""
+        """Measure every column again and refit at the next turn of the event loop
+        (many changes, one fit)."""
+        self._widths.clear()
+        self._timer.start()
+
+    def _cells_changed(self, first: QModelIndex, last: QModelIndex, *_roles: object) -> None:
+        for column in range(first.column(), last.column() + 1):
+            self._widths.pop(column, None)
         self._timer.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.Resize:
-            self.schedule()
+            self.schedule()  # the rows in sight may change, and with them the widths
         return False
+
+    def _measured(self, column: int) -> tuple[int, bool]:
+        known = self._widths.get(column)
+        if known is None:
+            view, model = self._view, self._view.model()
+            width = max(view.horizontalHeader().sectionSizeFromContents(column).width(),
+                        view.sizeHintForColumn(column))
+            empty = self._hide_empty and not any(
+                str(model.index(row, column).data() or "") for row in range(model.rowCount()))
+            known = self._widths[column] = (width, empty)
+        return known
 
     def natural(self) -> list[int]:
         """Each column's width with its header and every cell whole."""
-        view, header = self._view, self._view.horizontalHeader()
-        return [max(header.sectionSizeFromContents(c).width(), view.sizeHintForColumn(c))
-                for c in range(view.model().columnCount())]
+        return [self._measured(c)[0] for c in range(self._view.model().columnCount())]
 
     def fit(self) -> None:
         """Set the column widths now."""
@@ -93,8 +114,7 @@ class ColumnFitter(QObject):
         model = view.model()
         if self._hide_empty and model.rowCount() > 0:
             for column in range(model.columnCount()):
-                empty = not any(str(model.index(row, column).data() or "")
-                                for row in range(model.rowCount()))
+                empty = self._measured(column)[1]
                 if view.isColumnHidden(column) != empty:
                     view.setColumnHidden(column, empty)
         shown = [c for c in range(model.columnCount()) if not view.isColumnHidden(c)]

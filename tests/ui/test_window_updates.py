@@ -71,3 +71,33 @@ def test_a_tile_lay_redraws_only_its_hex(qtbot, show_window,  # type: ignore[no-
     had_borders = before.hexes[lay.hex].borders != after.hexes[lay.hex].borders
     assert shared_passes == ([True] if had_borders else [])
     assert not resets and sum(inserted) == window.log_model.rowCount() - rows > 0
+
+
+def test_a_table_measures_again_only_the_columns_that_changed(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QTableView
+
+    from desk18xx.ui.models.tables import Row, RowsModel
+    from desk18xx.ui.tableviews import fit_columns
+
+    model = RowsModel(("A", "B", "C"))
+    model.set_rows([Row(("a", "1", "x")), Row(("b", "2", "y"))])
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.resize(400, 200)
+    view.show()
+    qtbot.wait_exposed(view)
+    fitter = fit_columns(view)
+    fitter.fit()
+    measured: list[int] = []
+    original = view.sizeHintForColumn
+    view.sizeHintForColumn = lambda c: (measured.append(c), original(c))[1]  # type: ignore[method-assign]
+    fitter.fit()
+    assert measured == []  # nothing changed: the widths are known
+    model.set_rows([Row(("a", "1", "x")), Row(("b", "2", "a much longer cell"))])
+    fitter.fit()
+    assert measured == [2]
+    model.set_rows([Row(("a", "1", "x"))])  # a row fewer: every column again
+    measured.clear()
+    fitter.fit()
+    assert sorted(measured) == [0, 1, 2]
