@@ -252,7 +252,10 @@ class SandboxDock(QDockWidget):
             lambda: lay_offers(base, corp), lambda hex_id: hex_lay_offer(base, corp, hex_id)))
         self.view.set_highlights(self.track.hexes(), SANDBOX_COLOR)
         self.tray.set_tiles(self.track.tray(None))
-        self.hint.setText(f"Click a hex outlined in blue to lay a tile for {corp}.")
+        self.hint.setText(f"Click a hex outlined in blue to lay a tile for {corp}."
+                          if self.track.hexes() else
+                          f"{corp} has no hex it could lay a tile on now (its stations "
+                          "reach no hex a tile of this phase fits, or it cannot pay).")
         before = self._before.get(corp)
         if before is not None:
             self._show_before(corp, before)
