@@ -119,7 +119,8 @@ def measure_launch(pycache: str) -> tuple[float, float, float]:
 IDLE_WORK = (("desk18xx.ui.files", "FileActions", "autosave"),
              ("desk18xx.ui.idlegc", "IdleCollector", "settle"),
              ("desk18xx.ui.studysession", "StudySession", "digest_current"),
-             ("desk18xx.ui.docks.company_sheet", "CompanySheet", "_read_one"))
+             ("desk18xx.ui.docks.company_sheet", "CompanySheet", "_read_one"),
+             ("desk18xx.ui.session", "GameSession", "idle_snapshot"))
 
 
 #: The clocks an action is timed by: wall, the process's CPU (every thread, the
@@ -136,9 +137,9 @@ def _track_idle_work(spent: list[float]) -> None:
     for module, cls, name in IDLE_WORK:
         try:
             klass = getattr(importlib.import_module(module), cls)
+            original = getattr(klass, name)
         except (ImportError, AttributeError):  # not in an older tree (paired runs)
             continue
-        original = getattr(klass, name)
 
         def timed(self: Any, *args: Any, _original: Any = original) -> Any:
             before = [c() for c in CLOCKS]

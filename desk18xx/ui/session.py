@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from desk18xx.engine.actions import Action, action_from_dict
 from desk18xx.engine.errors import IllegalAction
@@ -40,6 +40,13 @@ from desk18xx.io.replaying import OpenedSave
 
 #: Live actions between two snapshots of the game (undo replays at most this many).
 SNAPSHOT_EVERY = 25
+
+#: Milliseconds without a change after which the position is copied (the next move's undo
+#: then replays nothing).
+IDLE_SNAPSHOT_MS = 300
+
+#: Idle copies kept (the oldest goes first; the regular snapshots stay).
+IDLE_SNAPSHOTS = 3
 
 #: Snapshots kept for the nodes of the history tree (jumps between lines replay from them).
 NODE_SNAPSHOTS = 256
@@ -172,6 +179,13 @@ class GameSession(QObject):
         """True while the session moves the tree itself (not a view's jump)."""
         self._fresh: Game | None = None
         """A fresh game of the setup, unused yet (see :meth:`_new_start`)."""
+        self._idle_snaps: list[int] = []
+        """Live-action counts of the copies made while idle (oldest first)."""
+        self._idle_timer = QTimer(self)
+        self._idle_timer.setSingleShot(True)
+        self._idle_timer.setInterval(IDLE_SNAPSHOT_MS)
+        self._idle_timer.timeout.connect(self.idle_snapshot)
+        self.state_changed.connect(self._idle_soon)
         self.tree.subscribe(self._on_tree)
 
     # -- queries -------------------------------------------------------------------------
@@ -279,6 +293,7 @@ class GameSession(QObject):
         self._line = Line(list(raw))
         self._live, self._live_raw, self._rounds = [], [], []
         self._actions, self._snaps, self._snapshots_ok = {}, {}, True
+        self._idle_snaps = []
         self._node_snaps.clear()
         self.tree.unsubscribe(self._on_tree)
         self.tree = tree if tree is not None else tree_from_log(self._line.raw)
@@ -737,6 +752,29 @@ class GameSession(QObject):
         action = action_from_dict(raw)
         self._actions[id(raw)] = (raw, action)
         return action
+
+    def _idle_soon(self, _count: int) -> None:
+        if QCoreApplication.instance() is not None:  # an event loop may run the timer
+            self._idle_timer.start()
+
+    def idle_snapshot(self) -> None:
+        """Copy the live position while the player thinks (run by a timer
+        :data:`IDLE_SNAPSHOT_MS` after each change): undoing the next move then
+        starts from it instead of replaying up to :data:`SNAPSHOT_EVERY` actions."""
+        count = len(self._live)
+        if self._game is None or not self._snapshots_ok or not count or count in self._snaps:
+            return
+        try:
+            copy = self._game.copy()
+        except Exception:  # noqa: BLE001 - a title whose state cannot be copied
+            self._snapshots_ok = False
+            return
+        self._snaps[count] = copy
+        self._idle_snaps.append(count)
+        while len(self._idle_snaps) > IDLE_SNAPSHOTS:
+            old = self._idle_snaps.pop(0)
+            if old % SNAPSHOT_EVERY and old not in self._idle_snaps:
+                self._snaps.pop(old, None)
 
     def _snapshot(self, count: int, game: Game, node: Node | None = None,
                   rounds: Sequence[RoundKey] = ()) -> None:

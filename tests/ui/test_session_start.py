@@ -26,3 +26,38 @@ def test_a_new_game_is_made_once_and_jumps_still_start_fresh() -> None:
     assert session.go_to(session.tree.root)  # from the position cache's start position
     assert session.game is not played and session.game.actions_applied == 0
     assert len(made) == 1  # the cache's start was the fresh game, pickled before the move
+
+
+def test_an_idle_copy_makes_the_next_undo_replay_nothing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from desk18xx.engine.digest import state_digest
+    from desk18xx.ui.session import IDLE_SNAPSHOTS, SNAPSHOT_EVERY
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=5))
+    rng = random.Random(5)
+    for _ in range(SNAPSHOT_EVERY + 7):  # past the first regular snapshot
+        assert session.submit(rng.choice(session.game.legal_moves(rng)))
+    session.idle_snapshot()  # as the timer does while the player thinks
+    before = state_digest(session.game)
+    assert session.submit(rng.choice(session.game.legal_moves(rng)))
+
+    replayed: list[object] = []
+    game_class = type(session.game)
+    original = game_class.process
+    monkeypatch.setattr(game_class, "process",
+                        lambda self, action: (replayed.append(action), original(self, action))[1])
+    assert session.undo()
+    assert replayed == []  # started from the idle copy
+    assert state_digest(session.game) == before
+    monkeypatch.undo()
+
+    fresh = GameSession()  # the same position by a full replay
+    fresh.new_game(session.game.setup)
+    for action in session.actions():
+        assert fresh.submit(action)
+    assert state_digest(fresh.game) == before
+    for _ in range(IDLE_SNAPSHOTS + 2):  # the idle copies stay few
+        assert session.submit(rng.choice(session.game.legal_moves(rng)))
+        session.idle_snapshot()
+    kept = [k for k in session._snaps if k % SNAPSHOT_EVERY]
+    assert len(kept) <= IDLE_SNAPSHOTS
