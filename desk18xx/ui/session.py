@@ -46,7 +46,7 @@ SNAPSHOT_EVERY = 25
 IDLE_SNAPSHOT_MS = 300
 
 #: Idle copies kept (the oldest goes first; the regular snapshots stay).
-IDLE_SNAPSHOTS = 3
+IDLE_SNAPSHOTS = 4
 
 #: Snapshots kept for the nodes of the history tree (jumps between lines replay from them).
 NODE_SNAPSHOTS = 256
@@ -759,17 +759,24 @@ class GameSession(QObject):
 
     def idle_snapshot(self) -> None:
         """Copy the live position while the player thinks (run by a timer
-        :data:`IDLE_SNAPSHOT_MS` after each change): undoing the next move then
-        starts from it instead of replaying up to :data:`SNAPSHOT_EVERY` actions."""
+        :data:`IDLE_SNAPSHOT_MS` after each change), then the one before it: undoing
+        the next move, or this one, starts from a copy instead of replaying up to
+        :data:`SNAPSHOT_EVERY` actions.  One copy per call; the timer comes back
+        for the second."""
         count = len(self._live)
-        if self._game is None or not self._snapshots_ok or not count or count in self._snaps:
+        if self._game is None or not self._snapshots_ok or not count:
             return
         try:
-            copy = self._game.copy()
+            if count not in self._snaps:
+                self._keep_idle(count, self._game.copy())
+                self._idle_soon(count)  # the position before it next
+            elif count > 1 and count - 1 not in self._snaps:
+                self._keep_idle(count - 1, self.game_at(count - 1))
         except Exception:  # noqa: BLE001 - a title whose state cannot be copied
             self._snapshots_ok = False
-            return
-        self._snaps[count] = copy
+
+    def _keep_idle(self, count: int, game: Game) -> None:
+        self._snaps[count] = game
         self._idle_snaps.append(count)
         while len(self._idle_snaps) > IDLE_SNAPSHOTS:
             old = self._idle_snaps.pop(0)

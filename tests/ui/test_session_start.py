@@ -56,6 +56,17 @@ def test_an_idle_copy_makes_the_next_undo_replay_nothing(monkeypatch) -> None:  
     for action in session.actions():
         assert fresh.submit(action)
     assert state_digest(fresh.game) == before
+    # no copy before the move: the idle pass after it makes the one before it too
+    before = state_digest(session.game)
+    assert session.submit(rng.choice(session.game.legal_moves(rng)))
+    session.idle_snapshot()
+    session.idle_snapshot()
+    replayed.clear()
+    monkeypatch.setattr(game_class, "process",
+                        lambda self, action: (replayed.append(action), original(self, action))[1])
+    assert session.undo()
+    assert replayed == [] and state_digest(session.game) == before
+    monkeypatch.undo()
     for _ in range(IDLE_SNAPSHOTS + 2):  # the idle copies stay few
         assert session.submit(rng.choice(session.game.legal_moves(rng)))
         session.idle_snapshot()
