@@ -17,8 +17,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from desk18xx.ui.map import style
-from desk18xx.ui.map.hexlayout import layout_hex
-from desk18xx.ui.map.items import HexItem
+from desk18xx.ui.map.items import HexItem, after_layout
 from desk18xx.ui.mapview.view import MapView
 
 #: Pixel size of a label: 9 pt at 96 dots per inch.
@@ -93,7 +92,7 @@ class MapLabels(QObject):
     def refresh(self) -> None:
         """Add labels to a new scene, move those whose hex changed, show the right ones."""
         scene = self._view.map_scene
-        if scene is None:
+        if scene is None or not after_layout(self.refresh):  # after the app's first frame
             return
         if scene is not self._scene:
             self._scene, self._labels, self._states = scene, {}, {}
@@ -107,6 +106,8 @@ class MapLabels(QObject):
         self._follow_zoom()
 
     def _place(self, item: HexItem) -> None:
+        from desk18xx.ui.map.hexlayout import layout_hex  # shapely: not before the first frame
+
         hex_id = item.hex_id
         old = self._labels.pop(hex_id, None)
         lay = layout_hex(item.state)

@@ -101,3 +101,36 @@ def test_a_table_measures_again_only_the_columns_that_changed(qtbot) -> None:  #
     measured.clear()
     fitter.fit()
     assert sorted(measured) == [0, 1, 2]
+
+
+def test_the_name_labels_wait_for_the_first_frame(qtbot, show_window,  # type: ignore[no-untyped-def]
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a launch the labels (which need the hex layout, shapely) are placed after
+    the first frame, with the hexes drawn in full, not before it."""
+    from desk18xx.ui.map import items
+
+    loaded = [False]  # as if shapely were not imported yet
+    monkeypatch.setattr(items, "_DEFER", [False])
+    monkeypatch.setattr(items, "_AFTER", [])
+    monkeypatch.setattr(items, "layout_loaded", lambda: loaded[0])
+    monkeypatch.setattr(items, "load_layout", lambda: loaded.__setitem__(0, True))
+    items.draw_plain_until_idle()  # as run_app does
+    session = GameSession()
+    session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Ben"), ("3", "Cid")), seed=5))
+    from desk18xx.ui.mainwindow import MainWindow
+
+    window = MainWindow(session, restore_layout=False)
+    qtbot.addWidget(window)
+    assert not loaded[0] and not window.map_labels.labels()  # nothing laid out yet
+    window.show()
+    qtbot.waitUntil(lambda: loaded[0])  # the turn after the first frame imports it ...
+    qtbot.waitUntil(lambda: bool(window.map_labels.labels()))  # ... then the labels come
+    assert items.drawn_in_full()
+
+
+def test_the_labels_are_placed_at_once_without_the_launch_deferral(  # type: ignore[no-untyped-def]
+        qtbot, show_window) -> None:
+    session = GameSession()
+    session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Ben"), ("3", "Cid")), seed=5))
+    window = show_window(session)
+    assert window.map_labels.labels()

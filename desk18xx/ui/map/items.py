@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QFont, QPainter, QPainterPath, QPolygonF
@@ -25,6 +25,8 @@ from desk18xx.ui.map.painter import (
 _PLAIN: list[HexItem] = []
 #: Whether hexes may be drawn plain until the layout is imported (set by the app).
 _DEFER = [False]
+#: Work waiting for the layout (run once it is imported after the first frame).
+_AFTER: list[Callable[[], None]] = []
 
 
 def draw_plain_until_idle() -> None:
@@ -43,8 +45,21 @@ def drawn_in_full() -> bool:
     return not _PLAIN and (not _DEFER[0] or layout_loaded())
 
 
+def after_layout(work: Callable[[], None]) -> bool:
+    """True when the hex layout may be used now; else ``work`` is run (once) when the
+    layout is imported after the app's first frame (:func:`draw_plain_until_idle`),
+    so that what needs it (the map's name labels) does not hold that frame up."""
+    if not _DEFER[0] or layout_loaded():
+        return True
+    if work not in _AFTER:
+        _AFTER.append(work)
+    QTimer.singleShot(0, _draw_in_full)  # as the first hex painted would ask
+    return False
+
+
 def _draw_in_full() -> None:
-    """Import the layout (after the frame that showed plain hexes), then redraw them."""
+    """Import the layout (after the frame that showed plain hexes), then redraw them
+    and run the work that waited for it."""
     load_layout()
     _DEFER[0] = False
     items, _PLAIN[:] = list(_PLAIN), []
@@ -52,6 +67,12 @@ def _draw_in_full() -> None:
         try:
             item.update()
         except RuntimeError:  # the scene went away meanwhile
+            continue
+    waiting, _AFTER[:] = list(_AFTER), []
+    for work in waiting:
+        try:
+            work()
+        except RuntimeError:  # its window went away meanwhile
             continue
 
 
