@@ -24,7 +24,7 @@
 2. **First pass.**  Each train kind keeps its best 128 routes (its floor rises
    as they come), a train alone in its track group its best route per bonus
    pattern.  A greedy start (each train the best route on the track left,
-   every train first once for two trains) and a branch and bound over the
+   every train first once, up to four trains) and a branch and bound over the
    kept routes give a lower bound ``LB``.
 3. **Proof.**  A better answer needs train ``t`` to earn at least
    ``LB + 1 - (sum of the other trains' best)``; kinds whose kept list does
@@ -1027,7 +1027,7 @@ def _greedy(
     """
     best: list[Candidate | None] = [None] * len(trains)
     best_total = 0
-    firsts = range(len(trains)) if len(trains) == 2 else range(1)
+    firsts = range(len(trains)) if len(trains) <= 4 else range(1)
     for first in firsts:
         if first > 0 and trains[first].name == trains[first - 1].name:
             continue
@@ -1132,7 +1132,7 @@ class _Conflicts:
         self._groups = groups
         self._segs: list[dict[int, int]] = []
         self._extras: list[dict[int, int]] = []
-        self._memo: list[dict[int, int]] = [{} for _ in lists]
+        self._memo: list[list[int] | None] = [None for _ in lists]
         shift = self._shift
         for lst in lists:
             seg_users: dict[int, list[int]] = {}
@@ -1149,17 +1149,19 @@ class _Conflicts:
             self._segs.append({k: _bitset(v, n) for k, v in seg_users.items()})
             self._extras.append({k: _bitset(v, n) for k, v in extra_users.items()})
 
-    def _seg_mask(self, d: int, si: int) -> int:
-        """The routes of list ``d`` whose track meets segment ``si`` (memo)."""
-        memo = self._memo[d]
-        m = memo.get(si)
-        if m is None:
-            m = 0
+    def _seg_masks(self, d: int) -> list[int]:
+        """Per segment, the routes of list ``d`` whose track meets it (made on first use)."""
+        got = self._memo[d]
+        if got is None:
             table = self._segs[d]
-            for other in self._meets[si]:
-                m |= table.get(other, 0)
-            memo[si] = m
-        return m
+            got = []
+            for near in self._meets:
+                m = 0
+                for other in near:
+                    m |= table.get(other, 0)
+                got.append(m)
+            self._memo[d] = got
+        return got
 
     def masks(self, d_i: int, j: int) -> list[int]:
         """Per list, the routes that clash with route ``j`` of list ``d_i``."""
@@ -1172,11 +1174,13 @@ class _Conflicts:
             extra_bits.append(low)
             e ^= low
         out: list[int] = []
+        segments = c.segments
         for d in range(len(self._lists)):
             m = 0
-            if self._groups[d] == group:
-                for si in c.segments:
-                    m |= self._seg_mask(d, si)
+            if self._groups[d] == group and segments:
+                seg_masks = self._seg_masks(d)
+                for si in segments:
+                    m |= seg_masks[si]
             if extra_bits:
                 extras = self._extras[d]
                 for low in extra_bits:
@@ -1306,8 +1310,9 @@ def _proven(
     choice: list[Candidate | None],
     total: int,
     cancel: Callable[[], bool] | None,
-) -> bool:
-    """True when no assignment beats ``total`` even with the routes the lists left out.
+) -> tuple[bool, list[list[Candidate]]]:
+    """True when no assignment beats ``total`` even with the routes the lists left out;
+    and the lists with their phantoms.
 
     A cut list (the best ``keep`` routes) holds every route of key at least its
     floor; all the others are stood for by a phantom of key ``floor - 1`` that
@@ -1334,12 +1339,32 @@ def _proven(
             extended[id(lst)] = got
         out.append(got)
     if not any_phantom:
-        return True
+        return True, out
     try:
         best, value, done = _assign(problem, out, groups, choice, cancel, None, scoring)
     except _Stopped:
-        return False
-    return done and value <= total and not any(c is not None and c.phantom for c in best)
+        return False, out
+    return done and value <= total and not any(c is not None and c.phantom for c in best), out
+
+
+def _others_best(problem: Problem, scoring: TitleScoring, lists: list[list[Candidate]],
+                 groups: list[int], cancel: Callable[[], bool] | None) -> list[int] | None:
+    """Per train, the most the other trains can earn together (their lists with
+    phantoms: an upper bound); None when cancelled."""
+    out: list[int] = []
+    k = len(lists)
+    for i in range(k):
+        rest = [lists[j] for j in range(k) if j != i]
+        rest_groups = [groups[j] for j in range(k) if j != i]
+        try:
+            _best, value, done = _assign(problem, rest, rest_groups, [None] * (k - 1), cancel,
+                                         None, scoring)
+        except _Stopped:
+            return None
+        if not done:
+            return None
+        out.append(value)
+    return out
 
 
 def solve(
@@ -1421,20 +1446,27 @@ def solve(
     choice, total, done = _assign(problem, lists, groups, incumbent, cancel, progress, scoring)
     complete = complete and done
     best_note[0] = total
-    if complete and k > 1 and _proven(problem, scoring, ordered_trains, rep_of, lists, groups,
-                                      choice, total, cancel):
+    proven, phantom_lists = (_proven(problem, scoring, ordered_trains, rep_of, lists, groups,
+                                     choice, total, cancel) if complete and k > 1
+                             else (False, lists))
+    if proven:
         stats["phantom_proof"] = 1.0
     elif complete and k > 1:
+        # what the others can earn together bounds what a better answer leaves this one
+        others = _others_best(problem, scoring, phantom_lists, groups, cancel)
         total_best = sum(rep_of[t.id].best for t in trains)
         lo, hi = scoring.run_bonus_floor(), scoring.run_bonus_total()
         rev_best = sum(max(0, rep_of[t.id].best - lo) for t in trains)
         need: dict[int, int] = {}
+        position_of = {t.id: n for n, t in enumerate(ordered_trains)}
         for t in trains:
             r = rep_of[t.id]
             floor = total + 1 - (total_best - r.best)
             if scoring.has_run_bonus():
                 # revenues: key_t - lo + the others' best revenues + the whole bonus
                 floor = max(floor, total + 1 + lo - (rev_best - max(0, r.best - lo)) - hi)
+            if others is not None:
+                floor = max(floor, total + 1 - others[position_of[t.id]])
             need[id(r)] = min(need.get(id(r), floor), floor)
         again: list[Distance] = []
         for kinds in order:
