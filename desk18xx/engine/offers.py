@@ -354,7 +354,10 @@ class TileLayOffer(Offer):
     not lay, the rule that forbids it ("Ottawa takes only its Y tiles: ..."); the
     offer's own ``why_not`` is set when no tile may be laid on the hex now (the
     hex was laid this turn, the company cannot pay...).  ``costs`` lists the lays
-    that cost more than ``cost`` (a river crossed at one rotation only)."""
+    that cost more than ``cost`` (a river crossed at one rotation only).  The
+    offer the door builds for one lay (`Game.deciding_offers`) asks about that
+    tile only, and lists that rotation alone when it fits (the others are asked
+    only to name them when it does not)."""
 
     types: ClassVar[tuple[str, ...]] = (LayTile.type,)
     hex: str

@@ -126,7 +126,9 @@ def focus_of(gm: G1822CA, action: Action) -> str | None:
             return action.city or None
         case LayTile():
             # the hex, and the tile: the door asks about that one tile only
-            return f"{action.hex}/{tile_name(action.tile)}" if action.hex else None
+            # the hex, the tile and the rotation: the door asks about that lay first
+            return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}" \
+                if action.hex else None
     return None
 
 
@@ -526,11 +528,14 @@ def _lays_of(gm: G1822CA, kind: _LayKind, focus: str | None) -> list[Offer]:
     from desk18xx.engine.map.graph import graph_for
 
     reach = graph_for(gm.map).reach(kind.corp)
-    token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
     if focus is not None:
-        hex_id, _, tile = focus.partition("/")
-        return [_hex_lay(gm, kind, hex_id, reach.connected_edges(hex_id), token_hexes,
-                         tile or None)]
+        hex_id, tile, turn = _focus_parts(focus)
+        edges = reach.connected_edges(hex_id)
+        # the company's token hexes matter only for a hex its track does not reach
+        tokened = set() if edges is not None else {
+            str(h) for h, _c in gm.map.tokens_of(kind.corp)}
+        return [_hex_lay(gm, kind, hex_id, edges, tokened, tile, turn)]
+    token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
     hexes = sorted({str(h) for h in reach.edges} | token_hexes)
     if kind.only_hex is not None:
         hexes = [h for h in hexes if h == kind.only_hex] or [kind.only_hex]
@@ -542,8 +547,21 @@ def _lays_of(gm: G1822CA, kind: _LayKind, focus: str | None) -> list[Offer]:
     return out
 
 
+def _focus_parts(focus: str) -> tuple[str, str | None, int | None]:
+    """``"HEX"``, ``"HEX/TILE"`` or ``"HEX/TILE/ROTATION"`` (the door's lay)."""
+    hex_id, _, rest = focus.partition("/")
+    tile, _, turn = rest.partition("/")
+    return hex_id, tile or None, int(turn) % 6 if turn.lstrip("-").isdigit() else None
+
+
+def _turns(turn: int | None) -> list[int]:
+    """The rotations to ask, the door's own first."""
+    return list(range(6)) if turn is None else [turn, *(r for r in range(6) if r != turn)]
+
+
 def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | None,
-             token_hexes: set[str], only: str | None = None) -> TileLayOffer:
+             token_hexes: set[str], only: str | None = None,
+             turn: int | None = None) -> TileLayOffer:
     """The offer of ``kind``'s lay on ``hex_id`` (tile ``only``, when given), as
     `G1822CA.lay_tile` and the step would check it (RB 5.7; supplement §6.1)."""
     from desk18xx.engine.map.upgrades import (
@@ -627,11 +645,13 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
             continue
         rots: list[int] = []
         first: str | None = None
-        for rot in range(6):
+        for rot in _turns(turn):
             problem = rotation_problem(board, hex_id, tile, rot, rules, edges,
                                        remove_town=kind.remove_town)
             if problem is None:
                 rots.append(rot)
+                if turn is not None:
+                    break  # the door's lay fits: the other rotations are not asked
             elif first is None:
                 first = problem
         if rots:

@@ -110,7 +110,9 @@ def focus_of(gm: G1867, action: Action) -> str | None:
             return action.city or None
         case LayTile():
             # the hex, and the tile: the door asks about that one tile only
-            return f"{action.hex}/{tile_name(action.tile)}" if action.hex else None
+            # the hex, the tile and the rotation: the door asks about that lay first
+            return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}" \
+                if action.hex else None
     return None
 
 
@@ -385,12 +387,11 @@ def _lays(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Of
     if corp != step.current_entity(gm) or step.tile_lay() is None or gm.board is None:
         return []
     edges = step.connected_edges(gm, corp)
-    only: str | None = None
     if focus is not None:
-        hex_id, _, tile = focus.partition("/")
-        only = tile or None
-        found = lay_offer(gm, step, corp, hex_id, edges, only)
-        return [found]
+        hex_id, rest = focus.partition("/")[::2]
+        tile, _, turn = rest.partition("/")
+        rotation = int(turn) % 6 if turn.lstrip("-").isdigit() else None
+        return [lay_offer(gm, step, corp, hex_id, edges, tile or None, rotation)]
     out: list[Offer] = []
     for hex_id in sorted(edges):
         if step.hex_problem(gm, hex_id) is not None:
@@ -402,9 +403,12 @@ def _lays(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Of
 
 
 def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
-              edges: dict[str, set[int]], only: str | None = None) -> TileLayOffer:
+              edges: dict[str, set[int]], only: str | None = None,
+              turn: int | None = None) -> TileLayOffer:
     """The offer of a lay on ``hex_id`` (of tile ``only``, when given): each tile of
-    the supply with its rotations and cost, or the rule that keeps it off."""
+    the supply with its rotations and cost, or the rule that keeps it off.  With
+    ``turn`` (the door's lay) that rotation is asked first, and when it fits the
+    offer lists it alone."""
     board = gm.board
     assert board is not None
     lay = step.tile_lay()
@@ -441,7 +445,8 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
             continue
         rotations: list[tuple[int, int]] = []
         problems: list[str] = []
-        for rot in range(6):
+        order = range(6) if turn is None else [turn, *(r for r in range(6) if r != turn)]
+        for rot in order:
             try:
                 _tile, cost = step.check_lay(gm, corp, hex_id, copy, rot, max_exits=False,
                                              edges=edges, new_track=False)
@@ -451,6 +456,8 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
                     turned.append((name, rot, _cash_words(gm, corp, str(exc))))
                 continue
             rotations.append((rot, cost))
+            if turn is not None:
+                break  # the door's lay fits: the other rotations are not asked
         if rotations:
             fitting[name] = rotations
             copies[name] = copy

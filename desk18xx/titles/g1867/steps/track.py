@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from desk18xx.titles.g1867.game import G1867
 
 
+_MOST_EXITS: dict[int, tuple[object, tuple[object, ...], int]] = {}
+"""id(board) -> (the board, what the answer depends on, the most exits): the last
+question of `Track._max_exits` per board."""
+
+
 class Track(Step):
     """Two lays, at most one an upgrade, the second $20 (card: "OR Lay track")."""
 
@@ -195,6 +200,25 @@ class Track(Step):
 
     def _max_exits(self, game: Game, entity: str, hex_id: str, color: Color,
                    edges: dict[str, set[int]]) -> int:
+        """The most exits a ``color`` tile that fits ``hex_id`` has (remembered per
+        position: the door's offer and the lay itself ask the same question)."""
+        gm = g(game)
+        board = gm.board
+        assert board is not None
+        key = (entity, hex_id, color, gm.phase.name, self.tile_lay(), tuple(self.laid_hexes),
+               gm.buying_power(entity, full=True), frozenset(edges.get(hex_id, ())),
+               board._state_key())
+        hit = _MOST_EXITS.get(id(board))
+        if hit is not None and hit[0] is board and hit[1] == key:
+            return hit[2]
+        best = self._widest_fit(game, entity, hex_id, color, edges)
+        if len(_MOST_EXITS) > 64:
+            _MOST_EXITS.clear()
+        _MOST_EXITS[id(board)] = (board, key, best)
+        return best
+
+    def _widest_fit(self, game: Game, entity: str, hex_id: str, color: Color,
+                    edges: dict[str, set[int]]) -> int:
         board = g(game).board
         assert board is not None
         old = board.placed[hex_id].tile
