@@ -7,6 +7,7 @@ river costs are not recomputed, and the log only inserts the new lines.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,29 @@ def test_the_labels_are_placed_at_once_without_the_launch_deferral(  # type: ign
     session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Ben"), ("3", "Cid")), seed=5))
     window = show_window(session)
     assert window.map_labels.labels()
+
+
+def test_a_repaint_replays_the_hex_drawings(qtbot, show_window,  # type: ignore[no-untyped-def]
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A zoom repaints every hex in sight: from its recorded drawing, not laid out
+    again; only a hex whose state changed is laid out anew."""
+    from desk18xx.ui.map import items
+    from desk18xx.ui.map.render import render_scene
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Ben"), ("3", "Cid")), seed=5))
+    window = show_window(session)
+    scene = window.map_view.map_scene
+    assert scene is not None
+    first = render_scene(scene)  # every hex drawn (and recorded) once
+    laid_out: list[str] = []
+    original = items.paint_hex
+    monkeypatch.setattr(items, "paint_hex", lambda painter, state, *a, **k: (
+        laid_out.append(state.hex.id), original(painter, state, *a, **k))[1])
+    assert render_scene(scene) == first  # the same picture ...
+    assert laid_out == []  # ... from the recorded drawings
+    hex_id = scene.hex_ids()[0]
+    item = scene.hex_item(hex_id)
+    item.set_state(dataclasses.replace(item.state, tokens=item.state.tokens))
+    render_scene(scene)
+    assert laid_out == [hex_id]

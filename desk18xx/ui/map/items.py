@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QFont, QPainter, QPainterPath, QPolygonF
+from PySide6.QtGui import QFont, QPainter, QPainterPath, QPicture, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from desk18xx.engine.map import hexgrid
@@ -94,6 +94,9 @@ class HexItem(QGraphicsItem):
         # a hex repaints from a pixmap unless its state changes (overlays, scrolling)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._borders = BorderItem(self)
+        self._picture: QPicture | None = None
+        """The drawing of the state (recorded once): a zoom, which repaints every hex
+        in sight, replays it instead of laying the hex out again."""
 
     @property
     def border_item(self) -> BorderItem:
@@ -113,6 +116,7 @@ class HexItem(QGraphicsItem):
     def set_state(self, state: HexState) -> None:
         """Draw a new state of the same hex."""
         self._state = state
+        self._picture = None
         self.update()
         self._borders.update()
 
@@ -120,6 +124,7 @@ class HexItem(QGraphicsItem):
         """Edges whose river cost the neighbouring hex draws instead."""
         if edges != self._shared_costs:
             self._shared_costs = edges
+            self._picture = None
             self.update()  # the hex's cached picture is passed the costs too
             self._borders.update()
 
@@ -145,7 +150,14 @@ class HexItem(QGraphicsItem):
             _PLAIN.append(self)
             paint_plain_hex(painter, self._state)
             return
-        paint_hex(painter, self._state, self._show_names, self._shared_costs, draw_borders=False)
+        if self._picture is None:
+            picture = QPicture()
+            recorder = QPainter(picture)
+            paint_hex(recorder, self._state, self._show_names, self._shared_costs,
+                      draw_borders=False)
+            recorder.end()
+            self._picture = picture
+        painter.drawPicture(0, 0, self._picture)
 
 
 class BorderItem(QGraphicsItem):
