@@ -299,6 +299,14 @@ def test_a_lay_the_company_cannot_pay_says_what_it_needs() -> None:
     cost = match_offer(found, lay)
     assert isinstance(cost, TileLayOffer)
     need = cost.cost_of(tile_name(lay.tile), lay.rotation)
+    # the door's offer names the lay's own rotation; a question about the hex, all
+    full = {o.hex: o for o in game.offers(lay.entity, (LayTile.type,))
+            if isinstance(o, TileLayOffer)}
+    asked = game.deciding_offers(LayTile(entity=lay.entity, entity_type=lay.entity_type,
+                                         hex=lay.hex))
+    assert asked and isinstance(asked[0], TileLayOffer)
+    assert asked[0].tiles == full[lay.hex].tiles
+    assert cost.rotations(tile_name(lay.tile)) == (lay.rotation,)
     poor = game.copy()
     poor.cash[lay.entity] = need - 1
     with pytest.raises(IllegalAction, match=rf"\${need} needed, {lay.entity} has "

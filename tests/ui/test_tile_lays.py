@@ -16,6 +16,7 @@ from desk18xx.engine.offers import TileLayOffer, tile_name
 from desk18xx.ui.mainwindow import MainWindow
 from desk18xx.ui.mapview.overlays import hex_centre
 from desk18xx.ui.models.tokens import city_id
+from desk18xx.ui.models.tracks import hex_offer_of
 from desk18xx.ui.session import GameSession
 
 GAME = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
@@ -147,3 +148,6 @@ def test_the_track_options_read_the_engine_offers(window: MainWindow) -> None:
     assert track.hexes() == sorted(o.hex for o in offers if o.allowed and o.tiles)
     for offer in offers:
         assert track.legal(offer.hex) == dict(offer.tiles)
+        # the question about one hex (a click, a drop) gets the same whole offer
+        asked = hex_offer_of(game, entity, offer.hex)
+        assert asked is not None and asked.tiles == offer.tiles, offer.hex

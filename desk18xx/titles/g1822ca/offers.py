@@ -127,8 +127,11 @@ def focus_of(gm: G1822CA, action: Action) -> str | None:
         case LayTile():
             # the hex, and the tile: the door asks about that one tile only
             # the hex, the tile and the rotation: the door asks about that lay first
-            return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}" \
-                if action.hex else None
+            if not action.hex:
+                return None
+            if not action.tile:
+                return action.hex  # a question about the hex: every tile, every rotation
+            return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}"
     return None
 
 
@@ -551,7 +554,8 @@ def _focus_parts(focus: str) -> tuple[str, str | None, int | None]:
     """``"HEX"``, ``"HEX/TILE"`` or ``"HEX/TILE/ROTATION"`` (the door's lay)."""
     hex_id, _, rest = focus.partition("/")
     tile, _, turn = rest.partition("/")
-    return hex_id, tile or None, int(turn) % 6 if turn.lstrip("-").isdigit() else None
+    rotation = int(turn) % 6 if tile and turn.lstrip("-").isdigit() else None
+    return hex_id, tile or None, rotation
 
 
 def _turns(turn: int | None) -> list[int]:

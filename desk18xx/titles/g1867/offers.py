@@ -111,8 +111,11 @@ def focus_of(gm: G1867, action: Action) -> str | None:
         case LayTile():
             # the hex, and the tile: the door asks about that one tile only
             # the hex, the tile and the rotation: the door asks about that lay first
-            return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}" \
-                if action.hex else None
+            if not action.hex:
+                return None
+            if not action.tile:
+                return action.hex  # a question about the hex: every tile, every rotation
+            return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}"
     return None
 
 
@@ -390,7 +393,7 @@ def _lays(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Of
     if focus is not None:
         hex_id, rest = focus.partition("/")[::2]
         tile, _, turn = rest.partition("/")
-        rotation = int(turn) % 6 if turn.lstrip("-").isdigit() else None
+        rotation = int(turn) % 6 if tile and turn.lstrip("-").isdigit() else None
         return [lay_offer(gm, step, corp, hex_id, edges, tile or None, rotation)]
     out: list[Offer] = []
     for hex_id in sorted(edges):
