@@ -45,6 +45,9 @@ SNAPSHOT_EVERY = 25
 #: then replays nothing).
 IDLE_SNAPSHOT_MS = 300
 
+#: Milliseconds between the idle copy of the live position and the one before it.
+IDLE_NEXT_MS = 20
+
 #: Idle copies kept (the oldest goes first; the regular snapshots stay).
 IDLE_SNAPSHOTS = 4
 
@@ -753,9 +756,9 @@ class GameSession(QObject):
         self._actions[id(raw)] = (raw, action)
         return action
 
-    def _idle_soon(self, _count: int) -> None:
+    def _idle_soon(self, _count: int, delay: int = IDLE_SNAPSHOT_MS) -> None:
         if QCoreApplication.instance() is not None:  # an event loop may run the timer
-            self._idle_timer.start()
+            self._idle_timer.start(delay)
 
     def idle_snapshot(self) -> None:
         """Copy the live position while the player thinks (run by a timer
@@ -769,7 +772,7 @@ class GameSession(QObject):
         try:
             if count not in self._snaps:
                 self._keep_idle(count, self._game.copy())
-                self._idle_soon(count)  # the position before it next
+                self._idle_soon(count, IDLE_NEXT_MS)  # the position before it, soon
             elif count > 1 and count - 1 not in self._snaps:
                 self._keep_idle(count - 1, self.game_at(count - 1))
         except Exception:  # noqa: BLE001 - a title whose state cannot be copied

@@ -53,8 +53,10 @@ HISTORY = len(HEADERS) - 1
 SPARK_WIDTH = 90
 HISTORY_ROLE = Qt.ItemDataRole.UserRole + 7
 _KIND = {"payout": "paid", "withhold": "withheld", "half": "half"}
-#: Milliseconds before each read of an earlier position (the first after a change too).
-READ_EVERY_MS = 30
+#: Milliseconds after a change before the first read of an earlier position ...
+READ_EVERY_MS = 120
+#: ... and between the next ones.
+READ_NEXT_MS = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +253,8 @@ class CompanySheet(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self._timer = QTimer(self)
-        # a pause between reads: the window shows a move before the first one (each
-        # replays a few actions), and a click comes between two
+        # a pause between reads: the window shows a move and settles before the first one
+        # (each replays a few actions), and a click comes between two
         self._timer.setInterval(READ_EVERY_MS)
         self._timer.timeout.connect(self._read_one)
         session.state_changed.connect(self._state_changed)
@@ -319,6 +321,7 @@ class CompanySheet(QWidget):
             self._samples[node.id] = sample(self._session.game_at(count))
             if not self._wanted:
                 break
+            self._timer.setInterval(READ_NEXT_MS)
             return
         self._timer.stop()
         self._show()
@@ -337,7 +340,7 @@ class CompanySheet(QWidget):
                         if c < len(self._session.actions()) and self._sample_at(c) is None]
         self._show()
         if self._wanted:
-            self._timer.start()
+            self._timer.start(READ_EVERY_MS)
 
     def _show(self) -> None:
         game = self._session.game
