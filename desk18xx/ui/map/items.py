@@ -52,8 +52,7 @@ def after_layout(work: Callable[[], None]) -> bool:
     if not _DEFER[0] or layout_loaded():
         return True
     if work not in _AFTER:
-        _AFTER.append(work)
-    QTimer.singleShot(0, _draw_in_full)  # as the first hex painted would ask
+        _AFTER.append(work)  # the first hex painted plain asks for the layout
     return False
 
 
