@@ -25,7 +25,18 @@ Prints one line per measure:
   and runs its event loop untimed for :data:`PAUSE` before each action, as
   during a player's pause (the idle-time work: tray pictures, autosave,
   garbage, study digests);
-* undo one action from there.
+* undo: :data:`UNDOS` undos in a row from there, each after a pause.
+
+Every figure is given on three clocks: wall, the process's CPU (every thread: the
+route workers' searches count when they run inside an action) and the GUI
+thread's CPU (what the player waits for).  The machine may be busy: CPU time is
+the steadier measure.
+
+``gui.py --against OLD_TREE [EXPORT]``: paired before/after figures, the launch and
+the window of ``OLD_TREE`` (e.g. ``git archive <commit> | tar -x -C /tmp/old``) and
+of this tree (or ``$DESK18XX_ROOT``) measured in turns, :data:`PAIRED_ROUNDS` rounds,
+so that both see the same load.  ``NO_LAUNCH=1`` skips the launches of a plain run;
+``PROFILE=1`` profiles the timed actions (``PROFILE_SORT`` orders the table).
 """
 
 from __future__ import annotations
