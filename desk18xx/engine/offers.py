@@ -367,7 +367,11 @@ class TileLayOffer(Offer):
     costs: tuple[tuple[str, int, int], ...] = ()
     """(tile, rotation, cost) where a lay costs other than ``cost``."""
     second_lay: bool = False
-    """A further lay of the turn (1867: $20 and yellow only; 1822CA: yellow only)."""
+    """A further lay of the turn (1867: $20 and yellow only; 1822CA: yellow only, or
+    the acquisition's bonus lay)."""
+    by: str = ""
+    """The company whose network and cash the lay uses (a private's owner for the
+    private's lay; empty: the entity asking)."""
     refused: tuple[tuple[str, str], ...] = ()
     """(tile, why not) for the tiles that do not go on this hex now."""
     turned: tuple[tuple[str, int, str], ...] = ()

@@ -317,3 +317,29 @@ def test_a_lay_the_company_cannot_pay_says_what_it_needs() -> None:
     for offer in offers:
         if isinstance(offer, TileLayOffer) and offer.hex == lay.hex:
             assert lay.rotation not in offer.rotations(name), "an unaffordable lay is offered"
+
+
+def test_a_private_lay_is_offered_to_the_private_for_its_owner() -> None:
+    """1822CA: a private's own lay (supplement §6.1) is an offer of the private,
+    made with its owner's network and cash."""
+    def private(game: Game, action: Action) -> bool:
+        return isinstance(action, LayTile) and action.entity in game.companies
+
+    found = False
+    for name in ("1.json", "1822CA_game_end_bank.json"):
+        path = FIXTURES / "1822CA" / name
+        try:
+            game, lay = _replay_to(path, private)
+        except pytest.fail.Exception:
+            continue
+        assert isinstance(lay, LayTile)
+        offers = game.deciding_offers(lay)
+        assert offers
+        offer = match_offer(offers, lay)
+        assert isinstance(offer, TileLayOffer)
+        owner = game.companies[lay.entity].owner
+        assert offer.by == owner and owner in game.corps
+        assert offer.rule == "supplement §6.1"
+        found = True
+        break
+    assert found, "a recorded private lay"

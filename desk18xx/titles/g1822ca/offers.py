@@ -582,7 +582,7 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
         hd = None
     where = f"{hd.location_name} ({hex_id})" if hd is not None and hd.location_name else hex_id
     make = functools.partial(TileLayOffer, hex=hex_id, rule=kind.rule,
-                             second_lay=kind.second, label=where)
+                             second_lay=kind.second, label=where, by=corp)
     why = kind.why_not
     if why is None and hd is None:
         why = f"no hex {hex_id}"
@@ -782,7 +782,8 @@ def _bonus_lays(gm: G1822CA, step: Step, corp: str, focus: str | None = None) ->
         return []
     laid = tuple((h, f"{h} was already laid or upgraded this turn (RB 5.17.13)")
                  for h in step.orr().laid_hexes)
-    return _lays_of(gm, _LayKind(corp=corp, blocked_hexes=laid, rule="RB 5.17.13"), focus)
+    return _lays_of(gm, _LayKind(corp=corp, blocked_hexes=laid, rule="RB 5.17.13",
+                                 second=True), focus)
 
 
 _Builder = Callable[["G1822CA", "Step", str, "str | None"], "list[Offer] | None"]

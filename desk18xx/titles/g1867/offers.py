@@ -419,7 +419,7 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
     hd = board.hexdefs.get(hex_id)
     where = f"{hd.location_name} ({hex_id})" if hd is not None and hd.location_name else hex_id
     make = functools.partial(TileLayOffer, hex=hex_id, rule=LAY_RULE,
-                             second_lay=step.laid > 0, label=where)
+                             second_lay=step.laid > 0, label=where, by=corp)
     why = step.hex_problem(gm, hex_id)
     if why is None and hex_id not in edges:
         why = f"{corp}'s network does not reach {where}"
