@@ -17,10 +17,11 @@ settings agree (docs/save-format.md, "Autosave and crash recovery"):
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
+
+import platformdirs
 
 APP_FOLDER: Final = "desk18xx"
 AUTOSAVE_FOLDER: Final = "autosave"
@@ -29,36 +30,21 @@ KEYS_FOLDER: Final = "keys"
 SETTINGS_FILE: Final = "settings.ini"
 
 
-def data_dir(
-    environ: Mapping[str, str] | None = None,
-    platform: str | None = None,
-    home: Path | None = None,
-) -> Path:
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
     """The user data folder of desk18xx (not created here).
 
-    ``$DESK18XX_DATA`` wins; otherwise ``$XDG_DATA_HOME/desk18xx`` (default
-    ``~/.local/share/desk18xx``) on Linux and other Unixes,
-    ``%APPDATA%\\desk18xx`` on Windows, ``~/Library/Application Support/desk18xx``
-    on macOS.
+    ``$DESK18XX_DATA`` wins; otherwise the platform's user data folder as
+    `platformdirs` finds it (``$XDG_DATA_HOME/desk18xx``, by default
+    ``~/.local/share/desk18xx``, on Linux; ``%APPDATA%\\desk18xx`` on Windows;
+    ``~/Library/Application Support/desk18xx`` on macOS).
 
     Args:
-        environ: environment variables (default: ``os.environ``).
-        platform: ``sys.platform`` value (default: this one).
-        home: the home folder (default: ``Path.home()``).
+        environ: environment variables for the override (default: ``os.environ``).
     """
     env = os.environ if environ is None else environ
-    system = sys.platform if platform is None else platform
     if env.get("DESK18XX_DATA"):
         return Path(env["DESK18XX_DATA"])
-    base = home if home is not None else Path.home()
-    if system.startswith("win"):
-        appdata = env.get("APPDATA")
-        return (Path(appdata) if appdata else base / "AppData" / "Roaming") / APP_FOLDER
-    if system == "darwin":
-        return base / "Library" / "Application Support" / APP_FOLDER
-    xdg = env.get("XDG_DATA_HOME")
-    root = Path(xdg) if xdg and Path(xdg).is_absolute() else base / ".local" / "share"
-    return root / APP_FOLDER
+    return platformdirs.user_data_path(APP_FOLDER, appauthor=False, roaming=True)
 
 
 def autosave_dir(data: Path | None = None) -> Path:

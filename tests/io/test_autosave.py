@@ -9,6 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import platformdirs
 import pytest
 
 from desk18xx.io import autosave
@@ -19,22 +20,20 @@ from desk18xx.io.transfer import save_from_export
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "18xx.games"
 SMALL = FIXTURES / "1867" / "hs_ahjzadkh_19792.json"
-HOME = Path("/home/ann")
 
 
-@pytest.mark.parametrize(("env", "platform", "expected"), [
-    ({"DESK18XX_DATA": "/data/d18"}, "linux", Path("/data/d18")),
-    ({"DESK18XX_DATA": "/data/d18"}, "win32", Path("/data/d18")),
-    ({}, "linux", HOME / ".local/share/desk18xx"),
-    ({"XDG_DATA_HOME": "/x"}, "linux", Path("/x/desk18xx")),
-    ({"XDG_DATA_HOME": "relative"}, "linux", HOME / ".local/share/desk18xx"),
-    ({"APPDATA": "C:/Users/ann/AppData/Roaming"}, "win32",
-     Path("C:/Users/ann/AppData/Roaming/desk18xx")),
-    ({}, "win32", HOME / "AppData/Roaming/desk18xx"),
-    ({"XDG_DATA_HOME": "/x"}, "darwin", HOME / "Library/Application Support/desk18xx"),
-])
-def test_data_dir_per_platform(env: dict[str, str], platform: str, expected: Path) -> None:
-    assert data_dir(env, platform, HOME) == expected
+def test_data_dir_override_wins() -> None:
+    assert data_dir({"DESK18XX_DATA": "/data/d18"}) == Path("/data/d18")
+
+
+def test_data_dir_is_the_platform_user_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DESK18XX_DATA", raising=False)
+    assert data_dir() == platformdirs.user_data_path("desk18xx", appauthor=False, roaming=True)
+    if sys.platform.startswith("linux"):
+        monkeypatch.setenv("XDG_DATA_HOME", "/x")
+        assert data_dir() == Path("/x/desk18xx")
+        monkeypatch.delenv("XDG_DATA_HOME")
+        assert data_dir() == Path.home() / ".local/share/desk18xx"
 
 
 def test_data_dir_is_never_the_install_folder(monkeypatch: pytest.MonkeyPatch) -> None:
