@@ -23,8 +23,7 @@ G1822CA = FIXTURES / "1822CA" / "1822CA_game_end_bank.json"
 
 
 def _study(path: Path) -> Study:
-    if not path.exists():
-        pytest.skip(f"no fixture {path.name}")
+    assert path.exists(), f"the recorded game {path} is missing (../shared)"
     header, tree = study_from_export(path)
     return Study(game_setup(header), tree, factory=new_game, digests=False)
 

@@ -26,7 +26,6 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT.parent / "shared" / "fixtures" / "18xx.games" / "1867" / "21268.json"
 #: what the placeholder run_app prints when it cannot open games yet (desk18xx/ui/app.py)
-OPEN_NOT_SUPPORTED = "opening games is not available yet"
 BUILD_TIMEOUT = 1200
 
 
@@ -155,14 +154,11 @@ def test_bundled_maps_are_found(bundle: Path, tmp_path: Path) -> None:
 
 def test_opens_a_recorded_game(bundle: Path, tmp_path: Path) -> None:
     """The bundled app opens an 18xx.games export given on its command line."""
-    if not FIXTURE.is_file():
-        pytest.skip(f"no fixture at {FIXTURE}")
+    assert FIXTURE.is_file(), f"the recorded game {FIXTURE} is missing (../shared)"
     empty = tmp_path / "empty.png"
     assert _run(bundle, tmp_path, "--screenshot", str(empty)).returncode == 0
     out = tmp_path / "game.png"
     result = _run(bundle, tmp_path, str(FIXTURE), "--screenshot", str(out))
-    if result.returncode == 4 and OPEN_NOT_SUPPORTED in result.stderr:
-        pytest.skip("run_app cannot open games yet")
     assert result.returncode == 0, result.stderr
     assert out.is_file()
     assert _png_pixels(out)[2] > 3
