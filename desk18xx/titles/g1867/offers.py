@@ -457,6 +457,8 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
                 problems.append(str(exc))
                 if "cannot pay" in str(exc):
                     turned.append((name, rot, _cash_words(gm, corp, str(exc))))
+                elif rot == turn:
+                    turned.append((name, rot, str(exc)))  # the door's lay: its own reason
                 continue
             rotations.append((rot, cost))
             if turn is not None:
@@ -495,6 +497,8 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
                     seen.append((placed, problem))
                 if problem is not None:
                     why_not = problem
+                    if r == turn:
+                        turned.append((name, r, problem))
                     continue
                 kept.append((r, c))
             if kept:
