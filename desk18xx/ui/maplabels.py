@@ -96,13 +96,16 @@ class MapLabels(QObject):
             return
         if scene is not self._scene:
             self._scene, self._labels, self._states = scene, {}, {}
+        moved = False
         for hex_id in scene.hex_ids():
             item = scene.hex_item(hex_id)
             if self._states.get(hex_id) is item.state:
                 continue
             self._states[hex_id] = item.state
             self._place(item)
-        self._zoom = -1.0
+            moved = True
+        if moved:  # which labels hide under others is known while none moves
+            self._zoom = -1.0
         self._follow_zoom()
 
     def _place(self, item: HexItem) -> None:
