@@ -25,7 +25,7 @@ programmed actions (``program_share_pass`` and friends, with their nested
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -63,6 +63,15 @@ class PbemError(ValueError):
 
 class DifferentGameError(PbemError):
     """The file is another game (other title, players or seed)."""
+
+
+class Cancelled(Exception):  # noqa: N818 - what the user did, not a fault
+    """The user stopped a receive (raised by a `progress` callback); nothing was changed."""
+
+
+Progress = Callable[[int, int], None]
+"""Called during a receive with (actions replayed, actions in the file; 0 when not
+known yet); it may raise `Cancelled` to stop."""
 
 
 class RewrittenHistoryError(PbemError):
@@ -205,11 +214,17 @@ class _Recorder:
     """Collects `Event`s during a replay (the ``each`` hook of `replay_log`): each
     action's sentence and the consequences the engine narrates (`Game.events`, the
     lines of the log dock), who acted, and the board just after `me`'s last own
-    action (for what changed since)."""
+    action (for what changed since: taken when another player acts after `me`,
+    which costs far less than a second replay to `me`'s last action).
 
-    def __init__(self, me: str | None = None) -> None:
+    `progress` (`Progress`) is told each action replayed out of `total`."""
+
+    def __init__(self, me: str | None = None, progress: Progress | None = None,
+                 total: int = 0) -> None:
         self.events: list[Event] = []
         self.me = me
+        self.progress = progress
+        self.total = total
         self.acting: dict[int, str | None] = {}
         """Raw index of each live action -> the player who acted (header id)."""
         self.after_mine: dict[str, Any] | None = None
@@ -223,13 +238,20 @@ class _Recorder:
         """`Game.events` entries already attached."""
         self._parent: int | None = None
         """Index in `events` of the last action's own event."""
+        self._previous: str | None = None
+        """The player behind the last live action seen."""
 
     def __call__(self, position: int, entry: RawAction, game: Game) -> None:
+        if self.progress is not None:
+            self.progress(position, self.total)
         game.narrating = True
         self._attach(game)
+        player = header_player(game, controller(game, str(entry.get("entity"))))
+        if self.me is not None and self._previous == self.me and player != self.me:
+            self.after_mine = board_summary(game)  # the board after `me`'s last action so far
+        self._previous = player
         self.live.append(entry)
         label = round_label(game)
-        player = header_player(game, controller(game, str(entry.get("entity"))))
         self.acting[position] = player
         self._parent = len(self.events)
         self.events.append(Event(position, player, label, describe_action(entry, game),
@@ -251,18 +273,14 @@ class _Recorder:
             event = self.events[self._parent]
             self.events[self._parent] = replace(event, details=event.details + lines)
 
-    def finish(self, game: Game, header: SaveHeader | None = None) -> None:
+    def finish(self, game: Game) -> None:
         """After the replay: the last action's consequences, and the board after
-        `me`'s last action (replayed to it again with `header`: one replay costs
-        less than a board summary after each of `me`'s actions)."""
+        `me`'s last action when it is the file's last one."""
         self._attach(game)
         if self.last_mine is None:
-            return
-        if self.last_mine == len(self.live):
+            self.after_mine = None
+        elif self.last_mine == len(self.live):
             self.after_mine = board_summary(game)
-        elif header is not None:
-            self.after_mine = board_summary(replay_log(header,
-                                                       self.live[:self.last_mine]).game)
 
 
 def describe_log(header: SaveHeader, raw: Sequence[RawAction]) -> tuple[list[Event], Game]:
@@ -324,6 +342,8 @@ def open_move(
     me: str | None = None,
     *,
     allow_rewrite: bool = False,
+    progress: Progress | None = None,
+    total: int = 0,
 ) -> ReceivedMove:
     """Open a friend's PBEM file and say what changed.
 
@@ -333,6 +353,8 @@ def open_move(
         me: your player id (for "since your last action").
         allow_rewrite: accept a file that changes actions you had (after
             an agreed correction); the check still reports it.
+        progress: told each action replayed (out of `total`, the file's
+            actions when known); it may raise `Cancelled`, which passes through.
 
     Raises:
         SaveFormatError: the file itself is bad (`open_save`: unreadable,
@@ -340,9 +362,9 @@ def open_move(
         DifferentGameError: the file is another game.
         RewrittenHistoryError: the file changes your history (first difference named).
     """
-    recorder = _Recorder(me)
+    recorder = _Recorder(me, progress, total)
     opened = open_save(path, each=recorder)
-    recorder.finish(opened.game, opened.saved.header)
+    recorder.finish(opened.game)
     theirs = opened.saved
     if known is not None and game_identity(known.header) != game_identity(theirs.header):
         raise DifferentGameError(
@@ -606,16 +628,19 @@ class EmailDesk:
 
     # -- receiving --------------------------------------------------------------------
     def receive(self, path: str | Path, me: str | None, *, local: Sequence[str] = (),
-                header: SaveHeader | None = None) -> ReceivedMove:
+                header: SaveHeader | None = None, progress: Progress | None = None,
+                total: int = 0) -> ReceivedMove:
         """Check a friend's file against your copy, your keys and your pins; nothing
         is written.
 
         Args:
             me: your player id in the game (None: not told).
             local: further players at this computer (hot-seat), whose keys count
-                as yours.
+                as yours: a new move of theirs must carry their signature, as yours.
             header: the file's header if already read (only to find your copy: the
                 file is read and checked again in full).
+            progress: told each action replayed (`Progress`; out of `total`, the
+                file's actions, when `header` is given); it may raise `Cancelled`.
 
         Raises:
             SaveFormatError: the file itself is bad (see `open_move`).
@@ -624,9 +649,10 @@ class EmailDesk:
                 not fit your game; the message names the action and the player.
         """
         if header is None:
-            header = load_save(path).header  # schema and chain: which game is it?
+            first = load_save(path)  # schema and chain: which game is it?
+            header, total = first.header, len(first.actions)
         known = self.known(header)
-        move = open_move(path, known, me)
+        move = open_move(path, known, me, progress=progress, total=total)
         if game_identity(move.opened.saved.header) != game_identity(header):
             raise PbemError(f"{path}: (file): changed while it was being read: refused")
         header = move.opened.saved.header
@@ -668,7 +694,7 @@ class EmailDesk:
             check = check_signatures(saved.header.setup_mapping(), saved.actions, move.signers,
                                      signatures, pins, local_public, names, move.texts,
                                      start=len(known.actions) if known is not None else 0,
-                                     me=me)
+                                     me=me, ours=mine)
         except SignatureError as error:
             raise BadSignatureError(_signature_place(path, error), error.index, error.player) \
                 from error

@@ -440,7 +440,8 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
                      signers: Sequence[str | None], signatures: Signatures,
                      pins: Mapping[str, str], local: Mapping[str, str],
                      names: Mapping[str, str], texts: Sequence[str],
-                     start: int = 0, me: str | None = None) -> SignatureCheck:
+                     start: int = 0, me: str | None = None, ours: Sequence[str] = ()
+                     ) -> SignatureCheck:
     """Check every signature of a received file.
 
     Every signature present must be the expected player's and hold. An entry
@@ -453,6 +454,8 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
         start: entries the receiver already has (accepted before).
         me: the receiver: a new move of theirs must carry their signature even
             before they have a key (nobody else may make their moves).
+        ours: further players at the receiver's computer (hot-seat), held to the
+            same rule as `me`.
         signers: `expected_signers` of each entry.
         pins: player id -> the key seen before for that player.
         local: player id -> public key of the players at this computer (you).
@@ -486,7 +489,7 @@ def check_signatures(setup: Mapping[str, Any], actions: Sequence[RawAction],
                 continue
             holder = want if want is not ANYONE else None
             if holder is None or holder in signatures.keys or holder in pins or \
-                    holder in local or holder == me:
+                    holder in local or holder == me or holder in ours:
                 raise SignatureError(
                     f"{what} carries no signature: refused" if holder is None else
                     f"{what} is {name(holder)}'s move but carries no signature by "
