@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QFileDialog,
     QInputDialog,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QProgressDialog,
     QWidget,
 )
 
@@ -147,6 +149,8 @@ class FileActions(QObject):
                                               self.open_email_move)
         self.email_me_action = self._action("E-mail game: I &play as…", None,
                                             self.choose_me)
+        self.email_local_action = self._action("E-mail game: players at this &computer…",
+                                               None, self.choose_local)
         self.import_action = self._action("&Import from 18xx.games…", None,
                                           self.import_export)
         self.export_action = self._action("E&xport to 18xx.games…", None, self.export_18xx)
@@ -173,7 +177,8 @@ class FileActions(QObject):
     def actions(self) -> list[QAction]:
         """The menu entries, in menu order."""
         return [self.save_action, self.save_as_action, self.email_save_action,
-                self.email_open_action, self.email_me_action, self.import_action,
+                self.email_open_action, self.email_me_action, self.email_local_action,
+                self.import_action,
                 self.export_action]
 
     def install(self, menu: QMenu, before: QAction | None = None) -> None:
@@ -368,6 +373,66 @@ class FileActions(QObject):
         settings.setValue(f"pbem/{game_identity(header)}", player)
         settings.setValue(f"pbem-players/{game_stable_identity(header)}", player)
 
+    def _local_keys(self, header: SaveHeader) -> tuple[str, str]:
+        from desk18xx.io.pbem import game_identity, game_stable_identity
+
+        return (f"pbem-local/{game_identity(header)}",
+                f"pbem-local-players/{game_stable_identity(header)}")
+
+    def local_players(self, header: SaveHeader, me: str | None = None) -> list[str]:
+        """The other players who sit at this computer in this e-mail game (hot-seat),
+        remembered per game like `current_player`; their moves are signed with their
+        own keys. Empty unless told (`set_local`, `choose_local`)."""
+        import json
+
+        ids = [p.id for p in header.players]
+        settings = self._settings()
+        for key in self._local_keys(header):
+            stored = settings.value(key)
+            if not isinstance(stored, str):
+                continue
+            try:
+                value = json.loads(stored)
+            except ValueError:
+                continue
+            if isinstance(value, list):
+                return [pid for pid in ids if pid in value and pid != me]
+        return []
+
+    def set_local(self, header: SaveHeader, players: list[str]) -> None:
+        """Remember which other players sit at this computer in a PBEM game."""
+        import json
+
+        ids = [p.id for p in header.players]
+        text = json.dumps([pid for pid in ids if pid in players])
+        settings = self._settings()
+        for key in self._local_keys(header):
+            settings.setValue(key, text)
+
+    def choose_local(self, dialog: Callable[[QDialog], None] | None = None) -> list[str] | None:
+        """Ask which players sit at this computer (hot-seat) in this e-mail game;
+        None if cancelled (nothing changes). `dialog` sees the dialog before it
+        is shown (tests answer it there)."""
+        from desk18xx.ui.dialogs.pbem import LocalPlayersDialog
+
+        header = self._header()
+        if header is None:
+            return None
+        me = self._me(header, default=self.current_player() or self._last_actor())
+        if me is None:
+            return None
+        ask = LocalPlayersDialog([(p.id, p.name) for p in header.players], me,
+                                 self.local_players(header, me), self.window)
+        if dialog is not None:
+            dialog(ask)
+        if ask.exec() != QDialog.DialogCode.Accepted:
+            return None
+        chosen = ask.local()
+        self.set_local(header, chosen)
+        names = {p.id: p.name for p in header.players}
+        self._status("Signed here: " + ", ".join(names[p] for p in [me, *chosen]))
+        return chosen
+
     def save_for_email(self, folder: str | None = None) -> MailMove | None:
         """Write the file to attach and show the mail text."""
         header = self._header()
@@ -386,26 +451,37 @@ class FileActions(QObject):
         from desk18xx.io.pbem import EmailDesk
         from desk18xx.io.replaying import digest_of
         from desk18xx.io.study import LINE_CURRENT, study_section
-        from desk18xx.ui.dialogs.pbem import MailDialog
+        from desk18xx.ui.dialogs.pbem import MailDialog, run_in_worker
 
-        raw = self.session.line.raw
+        raw = [dict(entry) for entry in self.session.line.raw]  # the worker's own copy
         digest = digest_of(self.session.game)
-        carried: SavedGame | None = None  # a friend's file opened with plain Open
         source = self.session.source
-        if source is not None and not _is_export(source):
-            try:
-                carried = load_save(source)
-            except (SaveFormatError, OSError):
-                carried = None
+        carry = source if source is not None and not _is_export(source) else None
+        local = self.local_players(header, me)
+        desk = EmailDesk(self.data)
+
+        def send(_progress: object) -> MailMove:  # on the worker thread
+            carried: SavedGame | None = None  # a friend's file opened with plain Open
+            if carry is not None:
+                try:
+                    carried = load_save(carry)
+                except (SaveFormatError, OSError):
+                    carried = None
+            return desk.send(folder, header, raw, digest, me, local=local, study=study,
+                             carried=carried)
+
         try:
             study = study_section(header, self.session.tree, line=LINE_CURRENT)
-            mail = EmailDesk(self.data).send(folder, header, raw, digest, me, study=study,
-                                             carried=carried)
+            mail = run_in_worker(self.window, "Save for e-mail",
+                                 "Signing your moves and writing the file…", send,
+                                 cancellable=False)
         except (OSError, ValueError) as error:
             self._warn("Save for e-mail", f"Cannot write the e-mail file: {error}")
             return None
         self._settings().setValue("pbem/folder", folder)
-        self._status(f"Attach {mail.path} (your moves are signed)")
+        names = {p.id: p.name for p in header.players}
+        signers = ", ".join(names[p] for p in [me, *local])
+        self._status(f"Attach {mail.path} (moves signed by {signers})")
         MailDialog(mail, self.window).open()
         return mail
 
@@ -418,24 +494,43 @@ class FileActions(QObject):
                                                   _save_filter())
             if not path:
                 return None
-        from desk18xx.io.pbem import EmailDesk, PbemError
+        from desk18xx.io.pbem import Cancelled, EmailDesk, PbemError, Progress
         from desk18xx.io.study import game_setup
-        from desk18xx.ui.dialogs.pbem import ReceivedMoveDialog
+        from desk18xx.ui.dialogs.pbem import ReceivedMoveDialog, run_in_worker
 
         desk = EmailDesk(self.data)
-        try:
-            header = load_save(path).header  # schema and chain only: which game is it?
-        except (SaveFormatError, OSError) as error:
-            self._warn("Open e-mail move", f"This move was not loaded:\n{error}")
+        chosen = path
+        title = "Open e-mail move"
+        try:  # schema and chain only: which game is it?
+            first = run_in_worker(self.window, title, "Reading the file…",
+                                  lambda _progress: load_save(chosen),
+                                  started=self._receive_started)
+        except Cancelled:
+            self._status("The e-mail move was not loaded (cancelled).")
             return None
+        except (SaveFormatError, OSError) as error:
+            self._warn(title, f"This move was not loaded:\n{error}")
+            return None
+        header = first.header
         me = self._me(header, ask=confirm)
         if me is None and confirm:  # "Which player are you?" cancelled: nothing changes
             self._status("The e-mail move was not loaded.")
             return None
+        local = self.local_players(header, me)
+
+        def receive(progress: Progress) -> ReceivedMove:  # on the worker thread
+            return desk.receive(chosen, me, local=local, header=header, progress=progress,
+                                total=len(first.actions))
+
         try:
-            move = desk.receive(path, me, header=header)
+            move = run_in_worker(self.window, title,
+                                 f"Checking every action and signature of {Path(path).name}…",
+                                 receive, started=self._receive_started)
+        except Cancelled:
+            self._status("The e-mail move was not loaded (cancelled); nothing was changed.")
+            return None
         except (PbemError, SaveFormatError, OSError, KeyError) as error:
-            self._warn("Open e-mail move", f"This move was not loaded:\n{error}")
+            self._warn(title, f"This move was not loaded:\n{error}")
             return None
         names = {p.id: p.name for p in header.players}
         if confirm:
@@ -461,6 +556,9 @@ class FileActions(QObject):
         self._status(f"{move.history.message()}{outlined}")
         self.what_happened.emit(list(move.changed_hexes), list(move.route_hexes))
         return move
+
+    _receive_started: Callable[[QProgressDialog], None] | None = None
+    """Sees each progress dialog of Open e-mail move (tests cancel there)."""
 
     def _merged_tree(self, move: ReceivedMove) -> VariationTree | None:
         """Your history tree of this game with the received line as its main line:

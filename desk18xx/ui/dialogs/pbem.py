@@ -1,9 +1,13 @@
-"""Play-by-e-mail dialogs: what a friend's file did, and the mail to send with yours."""
+"""Play-by-e-mail dialogs: what a friend's file did, the mail to send with yours, the
+players at this computer, and the progress of a long receive or send (`run_in_worker`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
+from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -13,12 +17,160 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
+    QProgressDialog,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
-from desk18xx.io.pbem import History, MailMove, ReceivedMove
+from desk18xx.io.pbem import Cancelled, History, MailMove, Progress, ReceivedMove
+
+T = TypeVar("T")
+
+PROGRESS_DELAY_MS = 300
+"""A job shorter than this shows no progress dialog."""
+
+
+class _Bridge(QObject):
+    """Carries a worker's news to the GUI thread (queued signals)."""
+
+    step = Signal(int, int)
+    done = Signal(object, object)
+    """(result, error): exactly one of them is meaningful."""
+
+
+def run_in_worker(parent: QWidget | None, title: str, label: str,
+                  work: Callable[[Progress], T], *, cancellable: bool = True,
+                  started: Callable[[QProgressDialog], None] | None = None) -> T:
+    """Run `work` on a worker thread while the window stays live, with a progress
+    dialog (window-modal: no other command can start meanwhile) after
+    `PROGRESS_DELAY_MS`.
+
+    `work` gets a `Progress` callback to call with (done, total); once the user
+    pressed Cancel it raises `Cancelled`, and `run_in_worker` raises `Cancelled`
+    at once (the worker's result, when it comes, is dropped: `work` must write
+    nothing a cancel should undo). `started` sees the dialog (tests).
+
+    Raises:
+        Cancelled: the user cancelled.
+        Exception: whatever `work` raised.
+    """
+    bridge = _Bridge()
+    stop = threading.Event()
+    outcome: list[tuple[object, BaseException | None]] = []
+    dialog = QProgressDialog(label, "Cancel" if cancellable else "", 0, 0, parent)
+    dialog.setWindowTitle(title)
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(PROGRESS_DELAY_MS)
+    dialog.setAutoClose(False)
+    dialog.setAutoReset(False)
+    if not cancellable:
+        dialog.setCancelButton(None)
+    loop = QEventLoop()
+
+    def shown(done: int, total: int) -> None:
+        if total > 0 and dialog.maximum() != total:
+            dialog.setMaximum(total)
+        dialog.setValue(min(done, total) if total > 0 else 0)
+
+    def finished(result: object, error: object) -> None:
+        outcome.append((result, error if isinstance(error, BaseException) else None))
+        loop.quit()
+
+    def progress(done: int, total: int) -> None:  # on the worker thread
+        if stop.is_set():
+            raise Cancelled("cancelled")
+        bridge.step.emit(done, total)
+
+    def run() -> None:  # on the worker thread
+        try:
+            result: object = work(progress)
+        except BaseException as error:  # noqa: BLE001 - handed to the GUI thread
+            bridge.done.emit(None, error)
+            return
+        bridge.done.emit(result, None)
+
+    def cancel() -> None:
+        stop.set()
+        loop.quit()
+
+    bridge.step.connect(shown, Qt.ConnectionType.QueuedConnection)
+    bridge.done.connect(finished, Qt.ConnectionType.QueuedConnection)
+    dialog.canceled.connect(cancel)
+    if started is not None:
+        started(dialog)
+    thread = threading.Thread(target=run, name=f"desk18xx {title}", daemon=True)
+    thread.start()
+    try:
+        if not outcome and not stop.is_set():
+            loop.exec()
+    finally:
+        dialog.canceled.disconnect(cancel)
+        dialog.close()
+        dialog.deleteLater()
+    if stop.is_set() and not outcome:
+        raise Cancelled(f"{title}: cancelled; nothing was changed")
+    result, error = outcome[0]
+    if error is not None:
+        raise error
+    return result  # type: ignore[return-value]  # what `work` returned
+
+
+class LocalPlayersDialog(QDialog):
+    """Which players sit at this computer (hot-seat): each one's moves are signed
+    with their own key, made here on first use.
+
+    Args:
+        players: (id, name) of every player of the game.
+        me: you (always at this computer: checked and fixed).
+        local: the others checked now.
+    """
+
+    def __init__(self, players: Sequence[tuple[str, str]], me: str | None,
+                 local: Sequence[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Players at this computer")
+        layout = QVBoxLayout(self)
+        text = QLabel("Who plays at this computer (hot-seat)? The moves of each player "
+                      "checked here are signed with that player's own key, kept on this "
+                      "computer. Check only players who really sit here: a key made here "
+                      "is what the others will take as that player's from then on.")
+        text.setWordWrap(True)
+        layout.addWidget(text)
+        self.list = QListWidget()
+        for pid, name in players:
+            item = QListWidgetItem(f"{name} (you)" if pid == me else name)
+            item.setData(Qt.ItemDataRole.UserRole, pid)
+            item.setCheckState(Qt.CheckState.Checked if pid == me or pid in local
+                               else Qt.CheckState.Unchecked)
+            if pid == me:
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+            self.list.addItem(item)
+        layout.addWidget(self.list)
+        self.me = me
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def set_checked(self, pid: str, checked: bool) -> None:
+        """Check or uncheck a player (not you)."""
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            if item.data(Qt.ItemDataRole.UserRole) == pid and pid != self.me:
+                item.setCheckState(Qt.CheckState.Checked if checked
+                                   else Qt.CheckState.Unchecked)
+
+    def local(self) -> list[str]:
+        """The players checked, you left out."""
+        out: list[str] = []
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            pid = str(item.data(Qt.ItemDataRole.UserRole))
+            if item.checkState() == Qt.CheckState.Checked and pid != self.me:
+                out.append(pid)
+        return out
 
 
 class ReceivedMoveDialog(QDialog):
