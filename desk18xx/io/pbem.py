@@ -449,6 +449,10 @@ class MailMove:
     """The file written (attach it)."""
     subject: str
     body: str
+    unsigned: Mapping[str, int] = field(default_factory=dict)
+    """Player id -> how many of their moves made at this computer (not in your copy
+    before) go unsigned: they are not among the players at this computer. A
+    receiver who knows their key refuses such a move."""
 
 
 def mail_text(header: SaveHeader, events: Sequence[Event], game: Game,
@@ -797,7 +801,15 @@ class EmailDesk:
             known_pins = {}
         pins.save({**known_pins, **{pid: key.public for pid, key in keys.items()}})
         subject, body = mail_text(header, events, game, me)
-        return MailMove(path, subject, body)
+        before = compare_history(known.actions if known is not None else (), actions)
+        fresh = min(before.known, before.incoming) if before.first_difference is None \
+            else before.first_difference  # the entries your copy did not have
+        unsigned: dict[str, int] = {}
+        for i in range(fresh, len(actions)):
+            who_ = signers[i]
+            if signed.moves[i] is None and who_ is not None:
+                unsigned[who_] = unsigned.get(who_, 0) + 1
+        return MailMove(path, subject, body, unsigned)
 
 
 def _signature_place(path: str | Path, error: SignatureError) -> str:

@@ -481,8 +481,11 @@ class FileActions(QObject):
         self._settings().setValue("pbem/folder", folder)
         names = {p.id: p.name for p in header.players}
         signers = ", ".join(names[p] for p in [me, *local])
-        self._status(f"Attach {mail.path} (moves signed by {signers})")
-        MailDialog(mail, self.window).open()
+        from desk18xx.ui.dialogs.pbem import unsigned_text
+
+        self._status(f"Attach {mail.path} (moves signed by {signers})"
+                     + ("; " + unsigned_text(mail, names) if mail.unsigned else ""))
+        MailDialog(mail, self.window, names).open()
         return mail
 
     def open_email_move(self, path: str | None = None, *, confirm: bool = True

@@ -18,7 +18,7 @@ from desk18xx.io.pbem import BadSignatureError, EmailDesk, History
 from desk18xx.io.savefile import load_save
 from desk18xx.io.signing import parse_signatures
 from desk18xx.io.transfer import acting_player
-from desk18xx.ui.dialogs.pbem import LocalPlayersDialog
+from desk18xx.ui.dialogs.pbem import LocalPlayersDialog, MailDialog
 from desk18xx.ui.files import FileActions, header_of
 from desk18xx.ui.session import GameSession
 
@@ -223,3 +223,25 @@ def test_the_window_stays_live_while_a_move_is_checked(
     during = [t for t in ticks if t <= started + elapsed]
     # the event loop ran all along: at least one tick per 200 ms (10 ms asked)
     assert len(during) >= max(2, int(elapsed / 0.2)), (len(during), elapsed)
+
+
+def test_moves_of_players_not_at_this_computer_are_named_when_sending(
+        qtbot: Any, tmp_path: Path, warnings: list[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    shown: list[MailDialog] = []
+    monkeypatch.setattr(MailDialog, "open", lambda self: shown.append(self))
+    session, files = make(qtbot, tmp_path / "ann")
+    session.new_game(SETUP)
+    files.set_me(HEADER, "1")
+    rng = random.Random(9)
+    while not any(a.entity == "3" for a in session.actions()):  # Cy plays here too
+        assert session.submit(rng.choice(session.game.legal_moves(rng)))
+    assert files.save_for_email(str(tmp_path)) is not None
+    status = files.window.statusBar().currentMessage()
+    assert "of Cy made here went unsigned" in status and "players at this computer" in status
+    assert shown and shown[-1].unsigned.isVisibleTo(shown[-1])
+    assert "Cy" in shown[-1].unsigned.text()
+    files.set_local(HEADER, ["2", "3"])
+    assert files.save_for_email(str(tmp_path)) is not None
+    assert "unsigned" not in files.window.statusBar().currentMessage()
+    assert not shown[-1].unsigned.isVisibleTo(shown[-1]) and not warnings

@@ -253,10 +253,19 @@ def _signed_text(move: ReceivedMove, names: Mapping[str, str]) -> str:
     return text
 
 
+def unsigned_text(mail: MailMove, names: Mapping[str, str]) -> str:
+    """The moves of players not at this computer that went unsigned, and what to do."""
+    parts = [f"{count} move{'' if count == 1 else 's'} of {names.get(pid, pid)}"
+             for pid, count in sorted(mail.unsigned.items())]
+    return (f"{', '.join(parts)} made here went unsigned: if they play at this computer, "
+            "tick them in Game > E-mail game: players at this computer… and save again")
+
+
 class MailDialog(QDialog):
     """The file to attach and the text to send, with a button to copy the text."""
 
-    def __init__(self, mail: MailMove, parent: QWidget | None = None) -> None:
+    def __init__(self, mail: MailMove, parent: QWidget | None = None,
+                 names: Mapping[str, str] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Save for e-mail")
         self.resize(560, 420)
@@ -272,6 +281,13 @@ class MailDialog(QDialog):
         self.body = QPlainTextEdit(mail.body)
         self.body.setReadOnly(True)
         layout.addWidget(self.body, 1)
+        self.unsigned = QLabel()
+        """The moves made here of players not at this computer (unsigned), if any."""
+        if mail.unsigned:
+            self.unsigned.setText(unsigned_text(mail, dict(names or {})) + ".")
+        self.unsigned.setWordWrap(True)
+        self.unsigned.setVisible(bool(mail.unsigned))
+        layout.addWidget(self.unsigned)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         copy = QPushButton("Copy subject and text")
         copy.clicked.connect(self.copy)
