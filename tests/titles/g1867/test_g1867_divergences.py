@@ -22,6 +22,7 @@ from desk18xx.engine.actions import (
     PlaceToken,
     SellShares,
 )
+from desk18xx.engine.digest import state_digest
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import LegalActions
 from desk18xx.titles.g1867.game import G1867
@@ -168,3 +169,24 @@ def test_d10_only_the_first_discarded_copy_of_a_pool_train_is_offered() -> None:
     game.process(BuyTrain(entity="CV", train="2-2", price=100))
     assert game.trains["2-2"].owner == "CV"
     assert [t.id for t in game.depot_trains()] == ["2-3", "2-1"]
+
+
+def test_a_presidency_sale_the_pool_cannot_settle_is_refused_unchanged() -> None:
+    # Field fuzz (1867 seed 1010): 4440 holds CNR_0 and 30% more and names only CNR_0
+    # for a 10% sale.  488's 20% go to 4440 (who keeps 20% and more), so nothing in the
+    # pool can come back: refused with the reason, the position unchanged (was IndexError).
+    game = replay_prefix("21268.json", 537)
+    _buy(game, "4661", "CNR_4")
+    _buy(game, "488", "CNR_6")
+    _pass(game, "949")
+    _pass(game, "4440")
+    _pass(game, "4661")
+    _buy(game, "488", "CNR_5")
+    _pass(game, "949")
+    _turn(game, "4440")
+    assert game.president("CNR") == "4440" and game.percent_of("4440", "CNR") == 50
+    assert game.shares_in_arrival_order("pool", "CNR") == []
+    before = state_digest(game)
+    with pytest.raises(IllegalAction, match="with the president's certificate: sell CNR's"):
+        game.process(SellShares(entity="4440", shares=("CNR_0",), percent=10))
+    assert state_digest(game) == before

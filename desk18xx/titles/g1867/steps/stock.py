@@ -357,6 +357,8 @@ class BuySellParShares(Step):
             raise IllegalAction(f"{percent}% does not match the certificates sold")
         if not self.can_sell_bundle(game, seller, cid, percent):
             raise IllegalAction(f"cannot sell {percent}% of {cid} now")
+        if has_pres:
+            self._check_dump(gm, seller, cid, shares, percent)
         was_president = gm.president(cid) == seller
         gm.transfer(BANK, seller, gm.price(cid) * percent // 10)
         if has_pres:
@@ -372,6 +374,21 @@ class BuySellParShares(Step):
         if was_president:
             gm.move_price(cid, "down")
         self.current_actions.append(action)
+
+    @staticmethod
+    def _check_dump(gm: G1867, seller: str, cid: str, shares: list[Share],
+                    percent: int) -> None:
+        """Refuse a sale with the president's certificate that `_dump_presidency`
+        cannot settle: what is not sold must come back from the pool."""
+        pres = next(sh for sh in shares if sh.president)
+        full = sum(sh.percent for sh in shares)
+        swap_to_seller = gm.percent_of(seller, cid) - full >= pres.percent
+        pool = sum(sh.percent for sh in gm.shares_in_arrival_order(POOL, cid))
+        pool += full - pres.percent + (0 if swap_to_seller else pres.percent)
+        if full - percent > pool:
+            raise IllegalAction(
+                f"{gm.name_of(seller)} cannot sell {percent}% of {cid} with the president's "
+                f"certificate: sell {cid}'s ordinary shares")
 
     def _dump_presidency(self, game: Game, seller: str, cid: str, shares: list[Share],
                          percent: int) -> None:
