@@ -316,14 +316,25 @@ def _walk(
         pair_no.setdefault((min(sg.a, sg.b), max(sg.a, sg.b)), 0)
     for n_pair, pair in enumerate(sorted(pair_no)):
         pair_no[pair] = n_pair
-    adj_groups: list[list[tuple[int, int, tuple[int, ...]]]] = []
+    # per stop, per stop next to it: the pair's number, that stop, and each segment
+    # between them as (index, track, hexes passed, terminal here, terminal there): plain
+    # tuples, read in the walk's innermost loop
+    Way = tuple[int, int, int, bool, bool]
+    adj_groups: list[list[tuple[int, int, tuple[Way, ...]]]] = []
     for i in range(len(stops)):
         by_far: dict[int, list[int]] = {}
         for si in adj[i]:
             by_far.setdefault(segs[si].other(i), []).append(si)
-        adj_groups.append(sorted(
-            ((pair_no[(min(i, o), max(i, o))], o, tuple(sorted(v))) for o, v in by_far.items()),
-            key=lambda g: (-value[g[1]], g[0])))
+        groups_i = []
+        for o, v in by_far.items():
+            ways = []
+            for si in sorted(v):
+                sg = segs[si]
+                here, there = ((sg.terminal_a, sg.terminal_b) if sg.a == i
+                               else (sg.terminal_b, sg.terminal_a))
+                ways.append((si, sg.track, sg.passed, here, there))
+            groups_i.append((pair_no[(min(i, o), max(i, o))], o, tuple(ways)))
+        adj_groups.append(sorted(groups_i, key=lambda g: (-value[g[1]], g[0])))
     right_stops: list[int] = []
     right_pairs: list[int] = []
     left_stops: list[int] = []
@@ -622,7 +633,7 @@ def _walk(
     def steps(
         cur: int, alts: list[Alt], n: int, vsum: int, csum: int, low: int, inner: bool,
         right: bool, left_open: bool = False,
-    ) -> Iterator[tuple[int, int, list[Alt], list[Alt], int, int, int]]:
+    ) -> Iterator[tuple[int, int, list[Alt], list[Alt], int, int, int, int]]:
         """Each stop to go on to from ``cur``: the pair's number, the stop, the ways that
         may go on from it and those that must end there, and the route's state.
 
@@ -646,39 +657,41 @@ def _walk(
             hb = hex_bit[o]
             go: list[Alt] = []
             end: list[Alt] = []
+            h_any = 0
+            any_ok = False
             for alt in alts:
                 h, t, rs, ls, ok = alt
                 if h & hb:
                     continue
-                for si in variants:
-                    sg = segs[si]
-                    if sg.track & t or sg.passed & h:
+                h |= hb
+                for si, s_track, s_passed, here, ends in variants:
+                    if s_track & t or s_passed & h or (inner and here):
                         continue
-                    if sg.a == cur:
-                        if inner and sg.terminal_a:
-                            continue
-                        ends = sg.terminal_b
-                    else:
-                        if inner and sg.terminal_b:
-                            continue
-                        ends = sg.terminal_a
+                    h2 = h | s_passed
+                    h_any |= h2
                     if right:
-                        new = (h | hb | sg.passed, t | sg.track, (*rs, si), ls,
-                               ok if rs else not sg.terminal_at(t0))
+                        # the first segment starts at the token (``cur``): terminal there?
+                        ok2 = ok if rs else not here
+                        any_ok = any_ok or ok2
+                        new = (h2, t | s_track, (*rs, si), ls, ok2)
                     else:
-                        new = (h | hb | sg.passed, t | sg.track, rs, (*ls, si), ok)
+                        new = (h2, t | s_track, rs, (*ls, si), ok)
                     (end if ends else go).append(new)
             if not go and not end:
                 continue
-            if len(go) > 1:
-                go = _undominated(go)
-            if len(end) > 1:
-                end = _undominated(end)
+            if len(go) > 1 or len(end) > 1:
+                n_ways = len(go) + len(end)
+                if len(go) > 1:
+                    go = _undominated(go)
+                if len(end) > 1:
+                    end = _undominated(end)
+                if len(go) + len(end) < n_ways:
+                    # dominance keeps whether some way may start the left half
+                    h_any = _union(go) | _union(end)
             v2 = vsum + value[o]
-            h_any = _union(go) | _union(end)
             x_open = o if go and passable[o] else -1
             y_open = t0_open
-            if right and left_open and not any(a[4] for a in (*go, *end)):
+            if right and left_open and not any_ok:
                 y_open = -1
             if not hopeful(n2, v2, k, x_open, y_open, h_any):
                 continue
@@ -692,7 +705,7 @@ def _walk(
                 if not reach_hopeful(tips, h_all, t_all, n2, v2):
                     continue
             c2 = csum + value[o] if is_counted[o] else csum
-            yield (gid, o, go, end, n2, v2, c2)
+            yield (gid, o, go, end, n2, v2, c2, h_any)
 
     def walk_left(cur: int, alts: list[Alt], n: int, vsum: int, csum: int, low: int) -> None:
         """Every way to extend the route at its start (the token end), recording each."""
@@ -700,27 +713,27 @@ def _walk(
         polls += 1
         if polls & 1023 == 0:
             _poll(cancel)
-        for _gid, o, go, end, n2, v2, c2 in steps(cur, alts, n, vsum, csum, low, True, False):
+        for _gid, o, go, end, n2, v2, c2, h_any in steps(cur, alts, n, vsum, csum, low, True,
+                                                         False):
             left_stops.append(o)
-            everyone = go + end if end else go
-            record(everyone, n2, v2, c2, _union(everyone))
+            record(go + end if end else go, n2, v2, c2, h_any)
             if go and passable[o]:
                 walk_left(o, go, n2, v2, c2, -1)
             left_stops.pop()
 
     def walk_right(cur: int, alts: list[Alt], going: list[Alt], n: int, vsum: int,
-                   csum: int) -> None:
+                   csum: int, h_any: int) -> None:
         """Every way to extend the route at its end; for each, every start (walk_left).
 
         ``alts``: every way the route can run; ``going``: those that may go on
-        from ``cur`` (the others end there)."""
+        from ``cur`` (the others end there); ``h_any``: the hexes any of them visits."""
         nonlocal polls
         polls += 1
         if polls & 1023 == 0:
             _poll(cancel)
         t0 = base[0]
         if right_stops:
-            record(alts, n, vsum, csum, _union(alts))
+            record(alts, n, vsum, csum, h_any)
             if passable[t0]:
                 lefties = [a for a in alts if a[4]]
                 if lefties:
@@ -731,11 +744,11 @@ def _walk(
                 return
         inner = bool(right_stops)
         left_open = passable[t0] and (not right_stops or any(a[4] for a in going))
-        for gid, o, go, end, n2, v2, c2 in steps(cur, going, n, vsum, csum, -1, inner, True,
-                                                 left_open):
+        for gid, o, go, end, n2, v2, c2, h2 in steps(cur, going, n, vsum, csum, -1, inner,
+                                                     True, left_open):
             right_stops.append(o)
             right_pairs.append(gid)
-            walk_right(o, go + end if end else go, go, n2, v2, c2)
+            walk_right(o, go + end if end else go, go, n2, v2, c2, h2)
             right_stops.pop()
             right_pairs.pop()
 
@@ -761,7 +774,7 @@ def _walk(
             continue
         base[0] = s
         start: list[Alt] = [(hex_bit[s], avoid, (), (), True)]
-        walk_right(s, start, start, n0, value[s], value[s] if n0 else 0)
+        walk_right(s, start, start, n0, value[s], value[s] if n0 else 0, hex_bit[s])
     for r in reps:
         if r.patterns is not None:
             r.routes = r.pattern_routes(scoring)
@@ -1233,6 +1246,7 @@ def _assign(
     choice = [-1] * k
     polls = [0]
     n_distinct = len(distinct)
+    last = k - 1
 
     masks: dict[tuple[int, int], list[int]] = {}
     """(list, position) -> per list, the routes that clash with that route (memo)."""
@@ -1288,7 +1302,9 @@ def _assign(
             if exact and rsum + c.revenue + after_rev + hi <= best_value[0]:
                 continue
             choice[i] = j
-            branch(i + 1, clash(confs, d_i, j), total + c.key, rsum + c.revenue)
+            # the last train's route clashes with nothing after it
+            branch(i + 1, confs if i == last else clash(confs, d_i, j), total + c.key,
+                   rsum + c.revenue)
         choice[i] = -1
         if total + after > best_value[0] and (not exact or rsum + after_rev + hi > best_value[0]):
             branch(i + 1, confs, total, rsum)
