@@ -326,9 +326,9 @@ def _walk(
         for si in adj[i]:
             by_far.setdefault(segs[si].other(i), []).append(si)
         groups_i = []
-        for o, v in by_far.items():
+        for o, seg_ids in by_far.items():
             ways = []
-            for si in sorted(v):
+            for si in sorted(seg_ids):
                 sg = segs[si]
                 here, there = ((sg.terminal_a, sg.terminal_b) if sg.a == i
                                else (sg.terminal_b, sg.terminal_a))
