@@ -214,17 +214,21 @@ class _Recorder:
     """Collects `Event`s during a replay (the ``each`` hook of `replay_log`): each
     action's sentence and the consequences the engine narrates (`Game.events`, the
     lines of the log dock), who acted, and the board just after `me`'s last own
-    action (for what changed since: taken when another player acts after `me`,
-    which costs far less than a second replay to `me`'s last action).
+    action (for what changed since: taken on the way when another player acts after
+    `me` from raw index `since` on, usually the end of your copy, where your last
+    action is; a second replay to it only when it came earlier).
 
     `progress` (`Progress`) is told each action replayed out of `total`."""
 
     def __init__(self, me: str | None = None, progress: Progress | None = None,
-                 total: int = 0) -> None:
+                 total: int = 0, since: int = 0) -> None:
         self.events: list[Event] = []
         self.me = me
         self.progress = progress
         self.total = total
+        self.since = since
+        self._summary_at: int | None = None
+        """How many live actions lead to `after_mine` when taken on the way."""
         self.acting: dict[int, str | None] = {}
         """Raw index of each live action -> the player who acted (header id)."""
         self.after_mine: dict[str, Any] | None = None
@@ -247,8 +251,10 @@ class _Recorder:
         game.narrating = True
         self._attach(game)
         player = header_player(game, controller(game, str(entry.get("entity"))))
-        if self.me is not None and self._previous == self.me and player != self.me:
+        if self.me is not None and self._previous == self.me and player != self.me and \
+                position >= self.since:
             self.after_mine = board_summary(game)  # the board after `me`'s last action so far
+            self._summary_at = len(self.live)
         self._previous = player
         self.live.append(entry)
         label = round_label(game)
@@ -273,14 +279,18 @@ class _Recorder:
             event = self.events[self._parent]
             self.events[self._parent] = replace(event, details=event.details + lines)
 
-    def finish(self, game: Game) -> None:
+    def finish(self, game: Game, header: SaveHeader | None = None) -> None:
         """After the replay: the last action's consequences, and the board after
-        `me`'s last action when it is the file's last one."""
+        `me`'s last action (replayed to it again with `header` when it was not
+        taken on the way)."""
         self._attach(game)
         if self.last_mine is None:
             self.after_mine = None
         elif self.last_mine == len(self.live):
             self.after_mine = board_summary(game)
+        elif self._summary_at != self.last_mine:
+            self.after_mine = None if header is None else \
+                board_summary(replay_log(header, self.live[:self.last_mine]).game)
 
 
 def describe_log(header: SaveHeader, raw: Sequence[RawAction]) -> tuple[list[Event], Game]:
@@ -362,9 +372,10 @@ def open_move(
         DifferentGameError: the file is another game.
         RewrittenHistoryError: the file changes your history (first difference named).
     """
-    recorder = _Recorder(me, progress, total)
+    recorder = _Recorder(me, progress, total,
+                         since=0 if known is None else max(len(known.actions) - 1, 0))
     opened = open_save(path, each=recorder)
-    recorder.finish(opened.game)
+    recorder.finish(opened.game, opened.saved.header)
     theirs = opened.saved
     if known is not None and game_identity(known.header) != game_identity(theirs.header):
         raise DifferentGameError(

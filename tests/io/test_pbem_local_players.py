@@ -128,3 +128,47 @@ def test_what_changed_since_your_last_action_matches_a_replay_to_it(tmp_path: Pa
         assert list(move.changed_hexes) == expected
         checked += 1
     assert checked >= 2
+
+
+def test_what_changed_since_your_last_action_after_a_copy_you_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a copy, the board after your last action is taken on the way when that
+    action is at the end of your copy or later, else replayed to again: both agree
+    with a replay to it."""
+    import desk18xx.io.pbem as pbem
+
+    replays: list[int] = []
+    real = pbem.replay_log
+
+    def counted(header: SaveHeader, raw: Any, **kw: Any) -> Any:
+        replays.append(len(raw))
+        return real(header, raw, **kw)
+
+    monkeypatch.setattr(pbem, "replay_log", counted)
+    rng = random.Random(12)
+    game, raw = new_game(HEADER), []
+    for _ in range(45):
+        if game.finished:
+            break
+        play_turn(game, acting_player(game) or "", raw, rng)
+    ann = EmailDesk(tmp_path / "ann")
+    cut = len(raw) - 1  # one new action: some players acted long before
+    (tmp_path / "early").mkdir()
+    early = ann.send(tmp_path / "early", HEADER, raw[:cut],
+                     digest_of(replay_log(HEADER, raw[:cut]).game), "1", local=["2", "3"])
+    full = ann.send(tmp_path, HEADER, raw, digest_of(game), "1", local=["2", "3"])
+    ways: set[bool] = set()
+    for me in ("1", "2", "3"):
+        desk = EmailDesk(tmp_path / f"r{me}")
+        desk.keep(desk.receive(early.path, me))
+        replays.clear()
+        move = desk.receive(full.path, me)
+        assert move.history.kind is History.EXTENDS
+        mine = [e.index for e in move.events if e.player == me and not e.auto]
+        assert mine
+        before = board_summary(replay_log(HEADER, raw[:mine[-1] + 1]).game)
+        assert list(move.changed_hexes) == changed_hexes(before,
+                                                         board_summary(move.opened.game))
+        ways.add(bool(replays))
+        assert bool(replays) == (mine[-1] < cut - 1)  # replayed only when it came earlier
+    assert ways == {True, False}, "both ways must be tried"
