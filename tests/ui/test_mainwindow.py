@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 PLAYERS = (("1", "Alice"), ("2", "Bob"), ("3", "Carol"), ("4", "Dave"))
 DOCKS = {"actions", "players", "companies", "market", "log", "bank", "auction", "tiles",
-         "bidboxes"}
+         "bidboxes", "sheet"}
 
 
 
