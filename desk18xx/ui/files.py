@@ -333,7 +333,9 @@ class FileActions(QObject):
         names = [p.name for p in header.players]
         first = ids.index(default) if default in ids else 0
         name, ok = QInputDialog.getItem(self.window, "Play by e-mail",
-                                        "Which player are you in this game?", names, first,
+                                        "Which player are you in this game?\n(Others "
+                                        "who play at this computer: Game > E-mail game: "
+                                        "players at this computer…)", names, first,
                                         False)
         if not ok:
             return None
