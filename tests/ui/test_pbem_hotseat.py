@@ -221,8 +221,9 @@ def test_the_window_stays_live_while_a_move_is_checked(
     timer.stop()
     assert move is not None and not warnings
     during = [t for t in ticks if t <= started + elapsed]
-    # the event loop ran all along: at least one tick per 200 ms (10 ms asked)
-    assert len(during) >= max(2, int(elapsed / 0.2)), (len(during), elapsed)
+    # the event loop ran all along (a receive on the GUI thread gives none): at least
+    # one tick per 500 ms, 10 ms asked, on a loaded machine
+    assert len(during) >= max(2, int(elapsed / 0.5)), (len(during), elapsed)
 
 
 def test_moves_of_players_not_at_this_computer_are_named_when_sending(
