@@ -301,8 +301,8 @@ def _walk(
                     default=0)
     rep_lim = [r.limit if r.limit is not None else 1 << 30 for r in reps]
     max_stops = dist.max_stops if dist.max_stops is not None else 1 << 30
-    near = _Near(problem, live, is_counted, value,
-                 max((x for x in rep_lim if x < 1 << 30), default=0))
+    near = _near_for(problem, live, is_counted, value,
+                     max((x for x in rep_lim if x < 1 << 30), default=0))
     near_row = near.row
     span_near = near.most if near.most > 0 else -1
     # unbounded trains (E-trains ...) get the stronger, dearer bound
@@ -786,6 +786,27 @@ def _walk(
     return priced
 
 
+_NEARS: tuple[Problem, dict[tuple[tuple[int, ...], tuple[int, ...], int], _Near]] | None = None
+"""The last problem's :class:`_Near` tables (its walks ask the same again; one global read
+or write at a time, so searches in other threads are safe)."""
+
+
+def _near_for(problem: Problem, live: list[bool], cost: list[int], value: list[int],
+              most: int) -> _Near:
+    """:class:`_Near` for these costs and values, shared by the walks of one problem
+    (``live`` is the problem's own :func:`_reachable`)."""
+    global _NEARS
+    last = _NEARS
+    if last is None or last[0] is not problem:
+        last = (problem, {})
+        _NEARS = last
+    key = (tuple(cost), tuple(value), most)
+    got = last[1].get(key)
+    if got is None:
+        got = last[1][key] = _Near(problem, live, cost, value, most)
+    return got
+
+
 class _Near:
     """Bounds by distance: what an end can still reach with the distance it has left.
 
@@ -804,6 +825,7 @@ class _Near:
         self._value = value
         self._passable = [s.passable for s in problem.stops]
         self._rows: list[list[int] | None] = [None] * len(problem.stops)
+        self._to_groups: dict[tuple[int, ...], list[int]] = {}
 
     def _dijkstra(self, sources: list[int], out: bool) -> dict[int, int]:
         """Least distance from ``sources`` (``out``: paying for stops entered) to each
@@ -866,12 +888,17 @@ class _Near:
     def to_group(self, group: set[int]) -> list[int]:
         """Per stop, at most its distance to the nearest stop of ``group`` (1 << 30: beyond
         :attr:`most`)."""
-        back = self._dijkstra(sorted(group), False)
+        key = tuple(sorted(group))
+        got = self._to_groups.get(key)
+        if got is not None:
+            return got
+        back = self._dijkstra(list(key), False)
         least = min((self._cost[y] for y in group), default=0)
         far = 1 << 30
         # walked backwards the distance pays for each stop left, the start included
-        return [max(0, back[x] - self._cost[x] + least) if x in back else far
-                for x in range(len(self._problem.stops))]
+        got = self._to_groups[key] = [max(0, back[x] - self._cost[x] + least) if x in back
+                                      else far for x in range(len(self._problem.stops))]
+        return got
 
 
 Alt = tuple[int, int, tuple[int, ...], tuple[int, ...], bool]
@@ -1113,6 +1140,35 @@ def _bitset(indexes: list[int], size: int) -> int:
     return int.from_bytes(raw, "little")
 
 
+_MEETS: tuple[Problem, list[tuple[int, ...]]] | None = None
+"""The last problem's :func:`_meets` (a search builds clash tables several times; one
+global read or write at a time, so searches in other threads are safe)."""
+
+
+def _meets(problem: Problem) -> list[tuple[int, ...]]:
+    """Per segment, the segments whose track meets its own (itself included)."""
+    global _MEETS
+    last = _MEETS
+    if last is not None and last[0] is problem:
+        return last[1]
+    segs = problem.segments
+    by_piece: dict[int, list[int]] = {}
+    for sg in segs:
+        t = sg.track
+        while t:
+            low = t & -t
+            by_piece.setdefault(low, []).append(sg.index)
+            t ^= low
+    meets: list[set[int]] = [{sg.index} for sg in segs]
+    for users in by_piece.values():
+        if len(users) > 1:
+            for a in users:
+                meets[a].update(users)
+    out = [tuple(sorted(m)) for m in meets]
+    _MEETS = (problem, out)
+    return out
+
+
 class _Conflicts:
     """Which routes of each list clash with a given route (share a piece of track or
     an extra bit).
@@ -1126,21 +1182,8 @@ class _Conflicts:
 
     def __init__(self, problem: Problem, lists: list[list[Candidate]], groups: list[int]
                  ) -> None:
-        segs = problem.segments
         self._shift = 2 * problem.n_track
-        by_piece: dict[int, list[int]] = {}
-        for sg in segs:
-            t = sg.track
-            while t:
-                low = t & -t
-                by_piece.setdefault(low, []).append(sg.index)
-                t ^= low
-        meets: list[set[int]] = [{sg.index} for sg in segs]
-        for users in by_piece.values():
-            if len(users) > 1:
-                for a in users:
-                    meets[a].update(users)
-        self._meets = meets
+        self._meets = _meets(problem)
         self._lists = lists
         self._groups = groups
         self._segs: list[dict[int, int]] = []
@@ -1247,6 +1290,8 @@ def _assign(
     polls = [0]
     n_distinct = len(distinct)
     last = k - 1
+    ahead = [sorted(set(which[i:])) for i in range(k)]
+    """Per level, the lists of the trains still to choose (their best free routes bound)."""
 
     masks: dict[tuple[int, int], list[int]] = {}
     """(list, position) -> per list, the routes that clash with that route (memo)."""
@@ -1271,12 +1316,15 @@ def _assign(
         polls[0] += 1
         if polls[0] & 1023 == 0:
             _poll(cancel)
-        top: list[int] = []
-        for d in range(n_distinct):
-            free = full[d] & ~confs[d]
-            top.append(distinct[d][(free & -free).bit_length() - 1].key if free else 0)
-        after = sum(top[which[j]] for j in range(i + 1, k))
         d_i = which[i]
+        top = [0] * n_distinct
+        for d in ahead[i]:
+            free = full[d] & ~confs[d]
+            if free:
+                top[d] = distinct[d][(free & -free).bit_length() - 1].key
+            if d == d_i:
+                mine = free
+        after = sum(top[which[j]] for j in range(i + 1, k))
         if total + top[d_i] + after <= best_value[0]:
             return
         after_rev = 0
@@ -1285,7 +1333,7 @@ def _assign(
             if rsum + (top[d_i] - lo if top[d_i] else 0) + after_rev + hi <= best_value[0]:
                 return
         lst = distinct[d_i]
-        free = full[d_i] & ~confs[d_i]
+        free = mine
         if same_as_prev[i]:
             if choice[i - 1] < 0:
                 choice[i] = -1
