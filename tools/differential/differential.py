@@ -207,6 +207,10 @@ def classify(generated_actions: Sequence[Mapping[str, Any]], mode: str,
     if mode == "live" and div.get("accepted_after_graph_clear") and nationalised:
         return "live only: after a nationalisation the reference's cached graph is stale " \
                "(issue 16; accepted with the graph cleared)"
+    if mode == "live" and div.get("accepted_after_graph_clear") \
+            and any(a.get("choice") == "remove" for a in recent):
+        return "live only: after a minor's token is removed (acquisition) the reference's " \
+               "cached graph is stale (issue 16; accepted with the graph cleared)"
     if mode == "live" and div.get("accepted_after_graph_clear"):
         return "live only: the reference's cached route graph is stale (D41 family)"
     if mode == "live" and isinstance(nxt[1], str) and nxt[1].endswith("/Route") \
