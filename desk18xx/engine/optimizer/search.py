@@ -258,6 +258,7 @@ def _walk(
     Returns the number of routes priced.
     """
     import heapq
+    from operator import neg
 
     if not used and all(r.patterns is not None and scoring.contractible(r.train) for r in reps):
         return _walk_tokens(problem, scoring, reps, cancel, progress)
@@ -386,6 +387,10 @@ def _walk(
             options.append((b, needs))
         keep_checks.append((scoring.max_bonus(r.train), options))
     run_caps = [scoring.max_run_bonus(r.train) for r in reps]
+    check_masks = [[(b, tuple(mask for mask, _row in needs)) for b, needs in check[1]]
+                   if check is not None else [] for check in keep_checks]
+    end_caps: dict[tuple[int, int, int], int] = {}
+    """(rep, one end, the other end) -> the most the run bonus can add for such a route."""
     caps = list(run_caps)
     base = [0]
     base_stop = base
@@ -399,7 +404,7 @@ def _walk(
         if key > r.best:
             r.best = key
         if r.keep:
-            item = (key, tuple(-x for x in ordered_stops), bits, ordered_segs, rev, mail)
+            item = (key, tuple(map(neg, ordered_stops)), bits, ordered_segs, rev, mail)
             if len(r.heap) < r.keep:
                 heapq.heappush(r.heap, item)
             else:
@@ -432,15 +437,21 @@ def _walk(
                     # the route is whole: the bonuses of the patterns its hexes allow,
                     # the run bonus of its own ends
                     bonus = 0
-                    for b, needs in check[1]:
-                        if all(mask & hexes for mask, _row in needs):
+                    for b, masks in check_masks[i]:
+                        for mask in masks:
+                            if not mask & hexes:
+                                break
+                        else:
                             bonus = b
                             break
                     first = left_stops[-1] if left_stops else base[0]
                     last = right_stops[-1] if right_stops else base[0]
-                    m = scoring.mail_value(r.train, [stops[first], stops[last]])
-                    if most + min(bonus, check[0]) + min(
-                            run_caps[i], scoring.run_bonus_cap(r.train, m)) < r.floor:
+                    end_cap = end_caps.get((i, first, last))
+                    if end_cap is None:
+                        m = scoring.mail_value(r.train, [stops[first], stops[last]])
+                        end_cap = end_caps[(i, first, last)] = min(
+                            run_caps[i], scoring.run_bonus_cap(r.train, m))
+                    if most + min(bonus, check[0]) + end_cap < r.floor:
                         continue
             elif most <= r.thresholds[0]:
                 if not r.flags[-1]:
@@ -779,8 +790,8 @@ def _walk(
         if r.patterns is not None:
             r.routes = r.pattern_routes(scoring)
         elif r.keep:
-            r.routes = [Candidate(rev, bits, tuple(-x for x in neg), segs_, key, mail)
-                        for key, neg, bits, segs_, rev, mail in r.heap]
+            r.routes = [Candidate(rev, bits, tuple(map(neg, negated)), segs_, key, mail)
+                        for key, negated, bits, segs_, rev, mail in r.heap]
         r.routes.sort(key=_order)
     NODES[0] += polls
     return priced
