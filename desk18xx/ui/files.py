@@ -435,8 +435,26 @@ class FileActions(QObject):
         self._status("Signed here: " + ", ".join(names[p] for p in [me, *chosen]))
         return chosen
 
+    _busy = False
+    """True while an e-mail file is being checked or written (on a worker): a second
+    Save for e-mail or Open e-mail move (a shortcut pressed twice) is refused."""
+
+    def _refuse_busy(self) -> bool:
+        if self._busy:
+            self._status("Still busy with the last e-mail file: try again when it is done.")
+        return self._busy
+
     def save_for_email(self, folder: str | None = None) -> MailMove | None:
         """Write the file to attach and show the mail text."""
+        if self._refuse_busy():
+            return None
+        self._busy = True
+        try:
+            return self._save_for_email(folder)
+        finally:
+            self._busy = False
+
+    def _save_for_email(self, folder: str | None) -> MailMove | None:
         header = self._header()
         if header is None:
             return None
@@ -493,6 +511,15 @@ class FileActions(QObject):
     def open_email_move(self, path: str | None = None, *, confirm: bool = True
                         ) -> ReceivedMove | None:
         """Open a friend's file: check it, show what happened, load it on request."""
+        if self._refuse_busy():
+            return None
+        self._busy = True
+        try:
+            return self._open_email_move(path, confirm)
+        finally:
+            self._busy = False
+
+    def _open_email_move(self, path: str | None, confirm: bool) -> ReceivedMove | None:
         if path is None:
             start = str(self._settings().value("pbem/folder", str(Path.home())))
             path, _ = QFileDialog.getOpenFileName(self.window, "Open an e-mail move", start,

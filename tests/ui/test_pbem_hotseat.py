@@ -246,3 +246,24 @@ def test_moves_of_players_not_at_this_computer_are_named_when_sending(
     assert files.save_for_email(str(tmp_path)) is not None
     assert "unsigned" not in files.window.statusBar().currentMessage()
     assert not shown[-1].unsigned.isVisibleTo(shown[-1]) and not warnings
+
+
+def test_a_second_open_while_a_move_is_checked_is_refused(
+        qtbot: Any, tmp_path: Path, warnings: list[str]) -> None:
+    path = _long_game_file(qtbot, tmp_path)
+    _session, files = make(qtbot, tmp_path / "bob")
+    files.set_me(HEADER, BOB)
+    nested: list[object] = []
+
+    def started(_dialog: QProgressDialog) -> None:
+        if not nested:  # Ctrl+M pressed again while the first one runs
+            QTimer.singleShot(0, lambda: nested.append(
+                files.open_email_move(str(path), confirm=False)))
+            QTimer.singleShot(0, lambda: nested.append(files.save_for_email(str(tmp_path))))
+
+    files._receive_started = started
+    move = files.open_email_move(str(path), confirm=False)
+    assert move is not None and not warnings
+    assert nested == [None, None]
+    files._receive_started = None
+    assert files.open_email_move(str(path), confirm=False) is not None  # free again

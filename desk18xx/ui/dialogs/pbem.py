@@ -3,11 +3,12 @@ players at this computer, and the progress of a long receive or send (`run_in_wo
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
+from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -31,12 +32,8 @@ PROGRESS_DELAY_MS = 300
 """A job shorter than this shows no progress dialog."""
 
 
-class _Bridge(QObject):
-    """Carries a worker's news to the GUI thread (queued signals)."""
-
-    step = Signal(int, int)
-    done = Signal(object, object)
-    """(result, error): exactly one of them is meaningful."""
+POLL_MS = 20
+"""How often the GUI thread looks at the worker's progress and outcome."""
 
 
 def run_in_worker(parent: QWidget | None, title: str, label: str,
@@ -47,16 +44,23 @@ def run_in_worker(parent: QWidget | None, title: str, label: str,
     `PROGRESS_DELAY_MS`.
 
     `work` gets a `Progress` callback to call with (done, total); once the user
-    pressed Cancel it raises `Cancelled`, and `run_in_worker` raises `Cancelled`
-    at once (the worker's result, when it comes, is dropped: `work` must write
+    pressed Cancel it raises `Cancelled`, the dialog says "Cancelling…" until the
+    worker has stopped (at its next progress call), and `run_in_worker` raises
+    `Cancelled` (a result that came meanwhile is dropped: `work` must write
     nothing a cancel should undo). `started` sees the dialog (tests).
+
+    The worker touches no Qt object: it leaves its progress and outcome in plain
+    Python values that a timer on the GUI thread reads every `POLL_MS`. The
+    cycle collector is off while it runs: a pass on the worker thread could
+    free Qt objects of the GUI thread (a crash); it is back on before return.
 
     Raises:
         Cancelled: the user cancelled.
         Exception: whatever `work` raised.
     """
-    bridge = _Bridge()
     stop = threading.Event()
+    finished = threading.Event()
+    latest: list[tuple[int, int]] = []
     outcome: list[tuple[object, BaseException | None]] = []
     dialog = QProgressDialog(label, "Cancel" if cancellable else "", 0, 0, parent)
     dialog.setWindowTitle(title)
@@ -68,47 +72,56 @@ def run_in_worker(parent: QWidget | None, title: str, label: str,
         dialog.setCancelButton(None)
     loop = QEventLoop()
 
-    def shown(done: int, total: int) -> None:
-        if total > 0 and dialog.maximum() != total:
-            dialog.setMaximum(total)
-        dialog.setValue(min(done, total) if total > 0 else 0)
-
-    def finished(result: object, error: object) -> None:
-        outcome.append((result, error if isinstance(error, BaseException) else None))
-        loop.quit()
+    def poll() -> None:  # on the GUI thread
+        if latest and not stop.is_set():
+            done, total = latest[-1]
+            if total > 0 and dialog.maximum() != total:
+                dialog.setMaximum(total)
+            if total > 0:
+                dialog.setValue(min(done, total))
+        if finished.is_set():
+            loop.quit()
 
     def progress(done: int, total: int) -> None:  # on the worker thread
         if stop.is_set():
             raise Cancelled("cancelled")
-        bridge.step.emit(done, total)
+        latest[:] = [(done, total)]
 
     def run() -> None:  # on the worker thread
         try:
-            result: object = work(progress)
+            outcome.append((work(progress), None))
         except BaseException as error:  # noqa: BLE001 - handed to the GUI thread
-            bridge.done.emit(None, error)
-            return
-        bridge.done.emit(result, None)
+            outcome.append((None, error))
+        finished.set()
 
     def cancel() -> None:
         stop.set()
-        loop.quit()
+        dialog.setLabelText("Cancelling…")
+        dialog.show()  # closed by the click: shown until the worker has stopped
 
-    bridge.step.connect(shown, Qt.ConnectionType.QueuedConnection)
-    bridge.done.connect(finished, Qt.ConnectionType.QueuedConnection)
+    timer = QTimer()
+    timer.setInterval(POLL_MS)
+    timer.timeout.connect(poll)
     dialog.canceled.connect(cancel)
     if started is not None:
         started(dialog)
-    thread = threading.Thread(target=run, name=f"desk18xx {title}", daemon=True)
-    thread.start()
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        if not outcome and not stop.is_set():
+        thread = threading.Thread(target=run, name=f"desk18xx {title}", daemon=True)
+        thread.start()
+        timer.start()
+        if not finished.is_set():
             loop.exec()
+        thread.join()
     finally:
+        if collecting:
+            gc.enable()
+        timer.stop()
         dialog.canceled.disconnect(cancel)
         dialog.close()
         dialog.deleteLater()
-    if stop.is_set() and not outcome:
+    if stop.is_set():  # the user's Cancel wins, even over a result that just came
         raise Cancelled(f"{title}: cancelled; nothing was changed")
     result, error = outcome[0]
     if error is not None:
