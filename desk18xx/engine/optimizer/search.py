@@ -1492,15 +1492,18 @@ def solve(
     best_note = [0]
     prices: Prices = {}
 
-    def run_pass(which: list[Distance], share: tuple[float, float]) -> bool:
+    def run_pass(which: list[Distance], share: tuple[float, float],
+                 only: dict[Distance, list[_Rep]] | None = None) -> bool:
+        """Walk each distance class of ``which`` (``only``: just these reps of it)."""
         for n, kinds in enumerate(which):
             def sub(f: float, n: int = n) -> None:
                 if progress is not None:
                     span = share[1] - share[0]
                     progress(share[0] + span * (n + f) / len(which), best_note[0])
             try:
-                stats["priced"] += _walk(problem, scoring, kinds, list(classes[kinds].values()),
-                                         cancel, sub, cache=prices)
+                reps = only[kinds] if only is not None else list(classes[kinds].values())
+                stats["priced"] += _walk(problem, scoring, kinds, reps, cancel, sub,
+                                         cache=prices)
             except _Stopped:
                 return False
             stats["passes"] += 1
@@ -1543,17 +1546,17 @@ def solve(
             if others is not None:
                 floor = max(floor, total + 1 - others[position_of[t.id]])
             need[id(r)] = min(need.get(id(r), floor), floor)
-        again: list[Distance] = []
+        again: dict[Distance, list[_Rep]] = {}
         for kinds in order:
             for r in classes[kinds].values():
                 floor = max(1, need[id(r)])
                 complete_list = not r.keep or len(r.heap) < r.keep or r.floor <= floor
                 if not complete_list:
+                    # only the lists cut too high are walked again (the others stay whole)
                     r.keep, r.floor, r.routes, r.heap = 0, floor, [], []
-                    if kinds not in again:
-                        again.append(kinds)
+                    again.setdefault(kinds, []).append(r)
         if again:
-            complete = run_pass(again, (0.5, 0.9))
+            complete = run_pass(list(again), (0.5, 0.9), again)
             lists = [rep_of[t.id].routes for t in ordered_trains]
             choice, total, done = _assign(problem, lists, groups, choice, cancel, progress,
                                           scoring)
