@@ -4,6 +4,7 @@ on a worker: the window stays live, Cancel changes nothing (pytest-qt)."""
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from pathlib import Path
@@ -200,6 +201,7 @@ def test_cancelling_a_receive_changes_nothing(
     assert not desk.copy_path(HEADER).exists()
     assert not list(desk.folder.glob("*.keys")) if desk.folder.exists() else True
     assert "cancelled" in files.window.statusBar().currentMessage()
+    assert gc.isenabled()  # the collector is back on after the worker
     files._receive_started = None
     move = files.open_email_move(str(path), confirm=False)  # and without Cancel it loads
     assert move is not None and desk.copy_path(HEADER).is_file()
@@ -267,3 +269,16 @@ def test_a_second_open_while_a_move_is_checked_is_refused(
     assert nested == [None, None]
     files._receive_started = None
     assert files.open_email_move(str(path), confirm=False) is not None  # free again
+
+
+def test_a_refused_move_on_the_worker_is_a_message_and_the_collector_is_back(
+        qtbot: Any, tmp_path: Path, warnings: list[str]) -> None:
+    path = _long_game_file(qtbot, tmp_path)
+    data = path.read_bytes()
+    bad = tmp_path / "edited.d18xx"
+    bad.write_bytes(data.replace(b"bid", b"bud", 1))  # edited after it was written
+    session, files = make(qtbot, tmp_path / "bob")
+    files.set_me(HEADER, BOB)
+    assert files.open_email_move(str(bad), confirm=False) is None
+    assert len(warnings) == 1 and "not loaded" in warnings[0] and str(bad) in warnings[0]
+    assert gc.isenabled() and not session.has_game
