@@ -307,7 +307,7 @@ class G1822CA(Game):
         for cid in [s.corp for s in self.shares.values() if s.owner == pid]:
             skip = exempt.get(cid)
             if skip is None:
-                skip = exempt[cid] = self.is_major(cid) and self.price(cid) < 50
+                skip = exempt[cid] = self.price(cid) < 50  # RB 4.2.3: any company, minors too
             if not skip:
                 n += 1
         for cid, c in self.companies.items():
@@ -902,8 +902,7 @@ class G1822CA(Game):
             return []
         board = self.map
         st = board.hex(d.hex)
-        cities = [i for i, edges in enumerate(st.geo.city_edges())
-                  if d.exits and edges & set(d.exits)] or [self.destination_city(corp, d.hex)]
+        cities = self.destination_cities(corp)
         # the charter's city number may be stale after an upgrade merged cities
         at = board.hex(home.hex)
         city = next((c for c in range(len(at.tokens)) if any(
@@ -914,6 +913,16 @@ class G1822CA(Game):
         walk = graph_for(board)._walk(corp, [start], frozenset())
         assert walk is not None
         return [c for c in cities if (d.hex, st.geo.city_nodes[c]) in walk.nodes]
+
+    def destination_cities(self, corp: str) -> list[int]:
+        """The cities of ``corp``'s destination hex its token may go to: those on the
+        charter's destination exits (ICR: several Quebec cities), else the one city."""
+        d = self.corp_defs[corp].destination
+        if d is None:
+            return []
+        st = self.map.hex(d.hex)
+        return [i for i, edges in enumerate(st.geo.city_edges())
+                if d.exits and edges & set(d.exits)] or [self.destination_city(corp, d.hex)]
 
     def place_destination(self, corp: str, hex_id: str, city: int | None) -> None:
         """The destination token, free, in an extra slot if needed (RB 5.8.6)."""

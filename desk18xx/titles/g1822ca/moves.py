@@ -174,7 +174,7 @@ def _step_offers(game: G1822CA, step: Step, entity: str, rng: random.Random,
             dest = game.corp_defs[entity].destination
             if not connected or dest is None:
                 out.append(Pass(entity=entity, entity_type=kind))
-            elif len(connected) == 1:
+            elif len(connected) == 1 and len(game.destination_cities(entity)) == 1:
                 out = [HexToken(entity=entity, entity_type=kind, hex=dest.hex,
                                 token_type="destination")]
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desk18xx.engine.actions import DiscardTrain, HexToken, LayTile
+from desk18xx.engine.actions import DiscardTrain, HexToken, LayTile, PlaceToken
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.state import BANK
@@ -138,9 +138,12 @@ def test_an_acquired_minor_gives_back_the_slot_a_token_added(compat: bool, choic
 
 
 @pytest.mark.parametrize("compat", [False, True])
-def test_a_destination_hex_token_into_several_connected_cities_is_refused(compat: bool) -> None:
-    """ICR reaching two Quebec cities names one with place_token (18xx.games
-    ``G1822CA::Step::DestinationToken#process_hex_token``); one city reached: hex_token."""
+def test_a_destination_hex_token_into_a_hex_of_several_destination_cities_is_refused(
+        compat: bool) -> None:
+    """Where ICR's destination exits reach two Quebec cities the token names one
+    (``place_token``), even when only one is connected: 18xx.games' client always sends
+    ``place_token`` there and its ``place_destination_token`` crashes on a ``hex_token``
+    (differential 1822CA seed 31006).  A destination hex of one city takes hex_token."""
     game = _game(compat)
     _float(game, "ICR", 100)
     orr = OperatingRound(game, 1)
@@ -148,12 +151,27 @@ def test_a_destination_hex_token_into_several_connected_cities_is_refused(compat
     step.corp = lambda: "ICR"  # type: ignore[method-assign]
     placed: list[tuple[str, int | None]] = []
     game.place_destination = lambda corp, h, c: placed.append((h, c))  # type: ignore[method-assign,assignment]
-    game.destination_connected = lambda corp: [0, 1]  # type: ignore[method-assign]
-    with pytest.raises(IllegalAction, match="connected to 2 cities in AH8.*place_token"):
+    game.destination_connected = lambda corp: [0]  # type: ignore[method-assign]
+    game.destination_cities = lambda corp: [0, 1]  # type: ignore[method-assign]
+    with pytest.raises(IllegalAction, match="AH8 has 2 cities on ICR's destination: name"):
         step.process(game, HexToken(entity="ICR", entity_type="corporation", hex="AH8",
                                     token_type="destination"))
     assert placed == []
+    step.process(game, PlaceToken(entity="ICR", entity_type="corporation",
+                                  city=game.map.city_id("AH8", 0), token_type="destination"))
+    assert placed == [("AH8", 0)]
+
+
+def test_a_destination_hex_token_into_a_one_city_destination_is_taken() -> None:
+    game = _game(False)
+    _float(game, "ICR", 100)
+    orr = OperatingRound(game, 1)
+    step = next(s for s in orr.steps if isinstance(s, DestinationToken))
+    step.corp = lambda: "ICR"  # type: ignore[method-assign]
+    placed: list[tuple[str, int | None]] = []
+    game.place_destination = lambda corp, h, c: placed.append((h, c))  # type: ignore[method-assign,assignment]
     game.destination_connected = lambda corp: [1]  # type: ignore[method-assign]
+    game.destination_cities = lambda corp: [1]  # type: ignore[method-assign]
     step.process(game, HexToken(entity="ICR", entity_type="corporation", hex="AH8",
                                 token_type="destination"))
     assert placed == [("AH8", None)]
@@ -306,3 +324,18 @@ def test_a_recorded_run_the_stale_route_cache_allowed_stops_with_a_clear_refusal
                                             r"possible now: \w+ waits for "):
         game.process(action_from_dict(stale))
     assert game.round is not None  # the game stands where it was
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_a_yellow_zone_minor_does_not_count_against_the_limit(compat: bool) -> None:
+    """RB 4.2.3: a company's certificates in the yellow zone do not count, minors
+    included (18xx.games ``counts_for_limit`` of the market cell; differential
+    1822CA-WRS seed 31020: minor 30 at $35)."""
+    game = _game(compat)
+    _float(game, "30", 35)
+    _float(game, "12", 60)
+    game.shares["30_0"].owner = "100"
+    game.shares["12_0"].owner = "100"
+    assert game.num_certs("100") == 1  # minor 12 at $60 only
+    game.move_price("12", "down", 2)
+    assert game.price("12") < 50 and game.num_certs("100") == 0

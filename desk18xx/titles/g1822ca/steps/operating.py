@@ -387,11 +387,14 @@ class DestinationToken(OrStep):
                 raise IllegalAction(f"{corp} must place its destination token now (RB 5.8.3)")
             if not isinstance(action, Pass) and not connected:
                 raise IllegalAction(f"{corp} is not connected to its destination (RB 5.8.3)")
-            if isinstance(action, HexToken) and len(connected) > 1:
-                # 18xx G1822CA DestinationToken#process_hex_token: the city must be named
+            if isinstance(action, HexToken) and len(gm.destination_cities(corp)) > 1:
+                # 18xx G1822CA DestinationToken: where the destination exits reach several
+                # cities its client names one (``place_token``); a ``hex_token`` crashes
+                # ``place_destination_token`` (differential 1822CA seed 31006)
                 raise IllegalAction(
-                    f"{corp} is connected to {len(connected)} cities in {action.hex}: "
-                    f"place_token names the city for its destination token (RB 5.8.6)")
+                    f"{action.hex} has {len(gm.destination_cities(corp))} cities on "
+                    f"{corp}'s destination: name the city for its destination token "
+                    f"(RB 5.8.6)")
             if isinstance(action, PlaceToken) \
                     and gm.map.parse_city_id(action.city)[1] not in connected:
                 raise IllegalAction(f"{corp} is not connected to {action.city} (RB 5.8.3)")
