@@ -178,8 +178,10 @@ def _step_offers(game: G1822CA, step: Step, entity: str, rng: random.Random,
                 out = [HexToken(entity=entity, entity_type=kind, hex=dest.hex,
                                 token_type="destination")]
             else:
+                # 18xx.games finds the destination token by the action's token_type
                 out = [PlaceToken(entity=entity, entity_type=kind,
-                                  city=game.map.city_id(dest.hex, c)) for c in connected]
+                                  city=game.map.city_id(dest.hex, c), token_type="destination")
+                       for c in connected]
         case TokenStep():
             # only where the step itself offers a placement: with compat_18xxgames it
             # stays shut for a city in a hex the company is in already (D32), and

@@ -339,3 +339,26 @@ def test_a_yellow_zone_minor_does_not_count_against_the_limit(compat: bool) -> N
     assert game.num_certs("100") == 1  # minor 12 at $60 only
     game.move_price("12", "down", 2)
     assert game.price("12") < 50 and game.num_certs("100") == 0
+
+
+def test_a_destination_city_move_carries_its_token_type() -> None:
+    """18xx.games finds the destination token by the ``place_token``'s ``token_type``
+    ("Corporation does not have a destination token unused" without it: differential
+    1822CA seed 31006 at fcf145d); the moves offered for a multi-city destination name it."""
+    import random
+
+    from desk18xx.titles.g1822ca import moves
+
+    game = _game(False)
+    _float(game, "ICR", 100)
+    orr = OperatingRound(game, 1)
+    step = next(s for s in orr.steps if isinstance(s, DestinationToken))
+    step.corp = lambda: "ICR"  # type: ignore[method-assign]
+    step.is_current = lambda entity: entity == "ICR"  # type: ignore[method-assign]
+    game.destination_connected = lambda corp: [0, 1]  # type: ignore[method-assign]
+    game.destination_cities = lambda corp: [0, 1]  # type: ignore[method-assign]
+    out = moves._step_offers(game, step, "ICR", random.Random(0))
+    assert out and all(isinstance(m, PlaceToken) and m.token_type == "destination"
+                       for m in out)
+    assert sorted(m.city for m in out if isinstance(m, PlaceToken)) == sorted(
+        game.map.city_id("AH8", c) for c in (0, 1))
