@@ -34,6 +34,7 @@ from desk18xx.engine.actions import (
     SellShares,
 )
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.state import Share
 
 #: The share-offer kinds and the action type each is made with.
 SHARE_KINDS: Mapping[str, str] = {"buy": BuyShares.type, "redeem": BuyShares.type,
@@ -440,6 +441,33 @@ def tile_name(tile_id: str) -> str:
     """The tile number of a supply copy id (``"57-1"`` -> ``"57"``)."""
     name, sep, copy = tile_id.rpartition("-")
     return name if sep and copy.isdigit() else tile_id
+
+
+def focus_of(shares: Mapping[str, Share], action: Action) -> str | None:
+    """What ``action`` is about, so the door builds only the offers about it: the
+    corporation of its first certificate (``shares`` by id), the company or
+    corporation bid on or started, the train bought, the city tokened, and for a lay
+    its hex (a question about the hex: every tile, every rotation) or its hex, tile and
+    rotation (that lay is asked first)."""
+    match action:
+        case BuyShares() | SellShares():
+            share = shares.get(action.shares[0]) if action.shares else None
+            return None if share is None else share.corp
+        case Par():
+            return action.corporation or None
+        case Bid():
+            return action.company or action.corporation or None
+        case BuyTrain():
+            return action.train or None
+        case PlaceToken():
+            return action.city or None
+        case LayTile():
+            if not action.hex:
+                return None
+            if not action.tile:
+                return action.hex
+            return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}"
+    return None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

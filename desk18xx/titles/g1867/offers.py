@@ -37,7 +37,7 @@ from desk18xx.engine.offers import (
     TileLayOffer,
     TokenOffer,
     TrainOffer,
-    tile_name,
+    focus_of,
 )
 from desk18xx.engine.state import POOL, CorpKind, Share
 from desk18xx.titles.g1867 import rules as R
@@ -92,36 +92,9 @@ def deciding_offers(gm: G1867, entity: str, action_type: str,
     return tuple(build(gm, step, entity, focus))
 
 
-def focus_of(gm: G1867, action: Action) -> str | None:
-    """What ``action`` is about, so the door builds only the offers about it: the
-    corporation of its first certificate, the company or corporation bid on or
-    started, the train bought."""
-    match action:
-        case BuyShares() | SellShares():
-            share = gm.shares.get(action.shares[0]) if action.shares else None
-            return None if share is None else share.corp
-        case Par():
-            return action.corporation or None
-        case Bid():
-            return action.company or action.corporation or None
-        case BuyTrain():
-            return action.train or None
-        case PlaceToken():
-            return action.city or None
-        case LayTile():
-            # the hex, and the tile: the door asks about that one tile only
-            # the hex, the tile and the rotation: the door asks about that lay first
-            if not action.hex:
-                return None
-            if not action.tile:
-                return action.hex  # a question about the hex: every tile, every rotation
-            return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}"
-    return None
-
-
 def action_offers(gm: G1867, action: Action) -> tuple[Offer, ...] | None:
     """`deciding_offers` for ``action``, about what it names only."""
-    return deciding_offers(gm, action.entity, action.type, focus_of(gm, action))
+    return deciding_offers(gm, action.entity, action.type, focus_of(gm.shares, action))
 
 
 def offers(gm: G1867, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
