@@ -137,13 +137,9 @@ def test_an_acquired_minor_gives_back_the_slot_a_token_added(compat: bool, choic
     assert None not in slots
 
 
-@pytest.mark.parametrize("compat", [False, True])
-def test_a_destination_hex_token_into_a_hex_of_several_destination_cities_is_refused(
-        compat: bool) -> None:
-    """Where ICR's destination exits reach two Quebec cities the token names one
-    (``place_token``), even when only one is connected: 18xx.games' client always sends
-    ``place_token`` there and its ``place_destination_token`` crashes on a ``hex_token``
-    (differential 1822CA seed 31006).  A destination hex of one city takes hex_token."""
+def _icr_destination_step(compat: bool) -> tuple[G1822CA, DestinationToken,
+                                                  list[tuple[str, int | None]]]:
+    """ICR floated, at its destination-token step; placements are recorded."""
     game = _game(compat)
     _float(game, "ICR", 100)
     orr = OperatingRound(game, 1)
@@ -151,6 +147,17 @@ def test_a_destination_hex_token_into_a_hex_of_several_destination_cities_is_ref
     step.corp = lambda: "ICR"  # type: ignore[method-assign]
     placed: list[tuple[str, int | None]] = []
     game.place_destination = lambda corp, h, c: placed.append((h, c))  # type: ignore[method-assign,assignment]
+    return game, step, placed
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_a_destination_hex_token_into_a_hex_of_several_destination_cities_is_refused(
+        compat: bool) -> None:
+    """Where ICR's destination exits reach two Quebec cities the token names one
+    (``place_token``), even when only one is connected: 18xx.games' client always sends
+    ``place_token`` there and its ``place_destination_token`` crashes on a ``hex_token``
+    (differential 1822CA seed 31006).  A destination hex of one city takes hex_token."""
+    game, step, placed = _icr_destination_step(compat)
     game.destination_connected = lambda corp: [0]  # type: ignore[method-assign]
     game.destination_cities = lambda corp: [0, 1]  # type: ignore[method-assign]
     with pytest.raises(IllegalAction, match="AH8 has 2 cities on ICR's destination: name"):
@@ -163,13 +170,7 @@ def test_a_destination_hex_token_into_a_hex_of_several_destination_cities_is_ref
 
 
 def test_a_destination_hex_token_into_a_one_city_destination_is_taken() -> None:
-    game = _game(False)
-    _float(game, "ICR", 100)
-    orr = OperatingRound(game, 1)
-    step = next(s for s in orr.steps if isinstance(s, DestinationToken))
-    step.corp = lambda: "ICR"  # type: ignore[method-assign]
-    placed: list[tuple[str, int | None]] = []
-    game.place_destination = lambda corp, h, c: placed.append((h, c))  # type: ignore[method-assign,assignment]
+    game, step, placed = _icr_destination_step(False)
     game.destination_connected = lambda corp: [1]  # type: ignore[method-assign]
     game.destination_cities = lambda corp: [1]  # type: ignore[method-assign]
     step.process(game, HexToken(entity="ICR", entity_type="corporation", hex="AH8",
