@@ -41,6 +41,7 @@ from desk18xx.engine.state import (
 
 if TYPE_CHECKING:
     from desk18xx.engine.offers import Offer
+    from desk18xx.engine.optimizer.games import TitleRouting
 
 _OWNER = attrgetter("owner")
 
@@ -548,6 +549,12 @@ class Game:
         to act (what :meth:`sandbox_lay` accepts; on ``hex_id`` only, when given);
         read-only (title; none by default)."""
         return ()
+
+    def routing(self) -> TitleRouting | None:
+        """The route optimizer's questions about this game (its routing problem and
+        the engine's pricing of a run), or None where the title has no optimizer
+        (title)."""
+        return None
 
     def position_extra(self) -> dict[str, Any]:
         """What the title declares as part of the position beyond the generic one

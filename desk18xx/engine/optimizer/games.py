@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from desk18xx.engine.actions import Route
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game
-from desk18xx.engine.optimizer.adapters import lite_problem
-from desk18xx.engine.optimizer.model import Problem, TrainSpec
-from desk18xx.engine.optimizer.scoring import Scoring1867, TitleScoring
+from desk18xx.engine.optimizer.model import Problem
+from desk18xx.engine.optimizer.scoring import TitleScoring
 from desk18xx.engine.optimizer.search import Progress, Result, solve
 
 
@@ -46,110 +45,53 @@ class Solution:
     maximise ``revenue + subsidy`` (RB 5.11.28 allows a lower revenue for more mail)."""
 
 
+class TitleRouting(Protocol):
+    """What the optimizer asks a title about one game (`Game.routing`)."""
+
+    def problem(self, corp: str) -> tuple[Problem, TitleScoring]:
+        """The routing problem of ``corp`` now, and its title's scoring.
+
+        Raises:
+            Unsupported: the title cannot state this position as a problem.
+        """
+
+    def revenues(self, corp: str, routes: Sequence[Route]) -> list[int]:
+        """Each route's revenue by the engine's own check.
+
+        Raises:
+            IllegalAction: a route is illegal.
+        """
+
+    def subsidy(self, corp: str, routes: Sequence[Route]) -> int:
+        """What the run earns ``corp`` besides its revenue (1822CA mail contracts)."""
+
+
+def _routing(game: Game) -> TitleRouting:
+    routing = game.routing()
+    if routing is None:
+        raise Unsupported(f"no route optimizer for {game.title_id} yet")
+    return routing
+
+
 def problem_for(game: Game, corp: str) -> tuple[Problem, TitleScoring]:
-    """The routing problem of ``corp`` now, and its title's scoring.
+    """The routing problem of ``corp`` now, and its title's scoring (the title's
+    `TitleRouting`).
 
     Raises:
         Unsupported: a title the optimizer does not know yet.
     """
-    if game.title_id == "1867":
-        from desk18xx.engine.board_lite import Board as LiteBoard
-
-        board = game.board
-        if not isinstance(board, LiteBoard):
-            raise Unsupported("1867 board model not recognised")
-        trains = [
-            TrainSpec(t.id, t.name, t.distance, t.multiplier, "express" if t.express else "normal")
-            for t in game.trains.values()
-            if t.owner == corp and not t.rusted
-        ]
-        bonus: dict[str, int] = {}
-        for cid in game.corps[corp].companies:
-            company = game.companies[cid]
-            if company.bonus_hexes and not company.closed:
-                for h in company.bonus_hexes:
-                    bonus[h] = bonus.get(h, 0) + company.bonus_amount
-        problem = lite_problem(board, corp, trains, game.phase.tiles)
-        return problem, Scoring1867(hex_bonus=bonus)
-    if game.title_id.startswith("1822CA"):
-        return _problem_1822ca(game, corp)
-    raise Unsupported(f"no route optimizer for {game.title_id} yet")
-
-
-def _problem_1822ca(game: Game, corp: str) -> tuple[Problem, TitleScoring]:
-    from desk18xx.engine.map.board import Board as MapBoard
-    from desk18xx.engine.optimizer.adapters import map_problem
-    from desk18xx.engine.optimizer.scoring_1822ca import Scoring1822CA, Train1822
-    from desk18xx.titles.g1822ca import rules as R
-    from desk18xx.titles.g1822ca.revenue import _home_and_destination, route_train
-
-    gm: Any = game
-    board = gm.map
-    if not isinstance(board, MapBoard):
-        raise Unsupported("1822CA board model not recognised")
-    specs: list[TrainSpec] = []
-    infos: dict[str, Train1822] = {}
-    for t in gm.route_trains(corp):
-        rt = route_train(gm, t.id)
-        parts = None if isinstance(rt.distance, int) else tuple(
-            (frozenset(p.nodes), p.visit) for p in rt.distance)
-        base = rt.distance if isinstance(rt.distance, int) else sum(p.visit for p in rt.distance)
-        kind = "E" if t.name == R.E_TRAIN else "local" if t.name in R.LOCAL_TRAINS else "normal"
-        if t.id == gm.train_with_pullman:
-            kind += "+pullman"
-            base = t.distance if isinstance(t.distance, int) else base
-        if t.id == gm.train_with_grain:
-            kind += "+grain"
-        specs.append(TrainSpec(t.id, t.name, base, t.multiplier, kind))
-        infos[t.id] = Train1822(
-            parts=parts, e_train=t.name == R.E_TRAIN, local=t.name in R.LOCAL_TRAINS,
-            grain=t.id == gm.train_with_grain, pullman=t.id == gm.train_with_pullman,
-        )
-    rules = gm.rules
-    home, destination = _home_and_destination(gm, corp)
-    saw_hex = gm.sawmill_hex if gm.sawmill_bonus and (
-        gm.sawmill_owner is None or gm.sawmill_owner == corp) else None
-    owned = gm.corps[corp].companies if gm.is_major(corp) else ()
-    scoring = Scoring1822CA(
-        trains=infos, major=gm.is_major(corp),
-        grain_elevators=frozenset(rules.grain_elevators),
-        east_ports=frozenset(rules.east_ports), west_ports=frozenset(rules.west_ports),
-        home=home, destination=destination, sawmill_hex=saw_hex,
-        sawmill_bonus=gm.sawmill_bonus or 0,
-        mail_large=sum(1 for c in owned if c in R.PRIVATE_MAIL_CONTRACTS),
-        mail_small=sum(1 for c in owned if c in R.PRIVATE_SMALL_MAIL_CONTRACTS),
-        mail_small_value=rules.small_mail_subsidy.get(gm.phase.name, 0),
-    )
-    problem = map_problem(board, corp, specs, gm.phase_colors(),
-                          repeat_hexes=rules.double_town_hexes)
-    return problem, scoring
+    return _routing(game).problem(corp)
 
 
 def engine_revenues(game: Game, corp: str, routes: Sequence[Route]) -> list[int]:
     """Each route's revenue by the engine's own check (raises IllegalAction if illegal)."""
-    if game.title_id == "1867":
-        from desk18xx.titles.g1867 import revenue as r1867
-
-        return r1867.check_routes(game, corp, tuple(routes))  # type: ignore[arg-type]
-    if game.title_id.startswith("1822CA"):
-        from desk18xx.titles.g1822ca.revenue import price_routes
-
-        return price_routes(game, corp, routes)  # type: ignore[arg-type]
-    raise Unsupported(f"no route pricing for {game.title_id} yet")
+    return _routing(game).revenues(corp, routes)
 
 
 def engine_subsidy(game: Game, corp: str, routes: Sequence[Route]) -> int:
     """What the engine pays ``corp`` besides for this run (1822CA mail contracts)."""
-    if not game.title_id.startswith("1822CA"):
-        return 0
-    from types import SimpleNamespace
-
-    gm: Any = game
-    if not gm.is_major(corp):
-        return 0
-    # the dividend step reads only the run's stops per train (OperatingRound.route_nodes)
-    run = SimpleNamespace(route_nodes={r.train: gm.route_stops(r) for r in routes})
-    return int(gm.mail_subsidy(corp, run))
+    routing = game.routing()
+    return 0 if routing is None else routing.subsidy(corp, routes)
 
 
 def to_routes(problem: Problem, result: Result) -> tuple[Route, ...]:

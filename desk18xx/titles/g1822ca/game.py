@@ -41,6 +41,7 @@ from desk18xx.titles.g1822ca.stacks import company_stacks, starting_companies
 if TYPE_CHECKING:
     from desk18xx.engine.offers import Offer
     from desk18xx.titles.g1822ca.rounds import OperatingRound
+    from desk18xx.titles.g1822ca.routing import Routing1822CA
 
 _MARKET_LETTERS = {"par": "p", "par_1": "x"}
 RESERVED = "reserved"
@@ -663,6 +664,12 @@ class G1822CA(Game):
         from desk18xx.titles.g1822ca.sandbox import lay_offers
 
         return lay_offers(self, corp, hex_id)
+
+    def routing(self) -> Routing1822CA:
+        """The route optimizer's questions about this game (`.routing`)."""
+        from desk18xx.titles.g1822ca.routing import Routing1822CA
+
+        return Routing1822CA(self)
 
     def position_extra(self) -> dict[str, Any]:
         """This title's declared part of the position (`.position`)."""

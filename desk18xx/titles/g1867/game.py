@@ -37,6 +37,7 @@ from desk18xx.titles.g1867.rules import RulesConfig
 
 if TYPE_CHECKING:
     from desk18xx.engine.offers import Offer
+    from desk18xx.titles.g1867.routing import Routing1867
 
 NATIONAL = "CN"
 
@@ -637,6 +638,12 @@ class G1867(Game):
         from desk18xx.titles.g1867.sandbox import lay_offers
 
         return lay_offers(self, corp, hex_id)
+
+    def routing(self) -> Routing1867:
+        """The route optimizer's questions about this game (`.routing`)."""
+        from desk18xx.titles.g1867.routing import Routing1867
+
+        return Routing1867(self)
 
     def position_extra(self) -> dict[str, Any]:
         """This title's declared part of the position (`.position`)."""
