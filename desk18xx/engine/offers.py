@@ -15,21 +15,29 @@ This module knows no title: the offers are built by the titles
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from desk18xx.engine.actions import (
     Action,
     Bid,
+    BuyCompany,
     BuyShares,
     BuyTrain,
     Choose,
+    Convert,
+    DiscardTrain,
+    Dividend,
     HexToken,
     LayTile,
+    Merge,
     Par,
     Pass,
     PlaceToken,
+    RemoveToken,
+    Route,
     RunRoutes,
     SellShares,
 )
@@ -73,8 +81,17 @@ class Offer:
     def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
         """Concrete actions of this offer by ``entity`` (all of them where there are
         few, else the ends of a range); empty when it is not allowed or is not
-        concrete enough (a tile lay, a run)."""
+        concrete enough (a run)."""
         return ()
+
+    def sample(self, entity: str, entity_type: str, rng: random.Random) -> Action | None:
+        """One move of this offer by ``entity``, drawn with ``rng`` (random play);
+        None when it is not allowed or has no move.  Deterministic under ``rng``: the
+        same offer and the same generator state give the same move."""
+        if self.why_not is not None:
+            return None
+        moves = self.moves(entity, entity_type)
+        return rng.choice(moves) if moves else None
 
     def _cite(self, text: str) -> str:
         return f"{text} ({self.rule})" if self.rule else text
@@ -230,6 +247,8 @@ class BidOffer(Offer):
     step_from: int | None = None
     target: str = "company"
     """The `Bid` field naming what is bid on (``"company"`` or ``"corporation"``)."""
+    spread: int = 4
+    """How many steps above the minimum a random bid goes at most (`sample`)."""
 
     def concerns(self, action: Action) -> bool:
         return isinstance(action, Bid) and self.company in (action.company,
@@ -246,6 +265,23 @@ class BidOffer(Offer):
         return tuple(Bid(entity=entity, entity_type=entity_type, price=p,
                          company=None if on_corp else self.company,
                          corporation=self.company if on_corp else None) for p in prices)
+
+    def sample(self, entity: str, entity_type: str, rng: random.Random) -> Action | None:
+        """A bid at the minimum or a few steps above it (random play bids low:
+        ``spread`` steps at most), within the maximum."""
+        if self.why_not or self.minimum > self.maximum:
+            return None
+        base = self.minimum if self.step_from is None else self.step_from
+        first = self.minimum if self.step <= 1 or (self.minimum - base) % self.step == 0 \
+            else self.minimum + self.step - (self.minimum - base) % self.step
+        if first > self.maximum:
+            return None
+        room = (self.maximum - first) // max(1, self.step)
+        price = first + max(1, self.step) * rng.randint(0, min(self.spread, room))
+        on_corp = self.target == "corporation"
+        return Bid(entity=entity, entity_type=entity_type, price=price,
+                   company=None if on_corp else self.company,
+                   corporation=self.company if on_corp else None)
 
     def mismatch(self, action: Action) -> str | None:
         assert isinstance(action, Bid)
@@ -279,6 +315,8 @@ class TrainOffer(Offer):
     aliases: frozenset[str] = field(default_factory=frozenset)
     """Other train ids that name this purchase (18xx.games records the first L-train's
     id for whichever comes next)."""
+    list_price: int | None = None
+    """The train's printed price, for a ranged offer (random play pays at most this)."""
 
     def concerns(self, action: Action) -> bool:
         if not isinstance(action, BuyTrain) \
@@ -296,6 +334,22 @@ class TrainOffer(Offer):
                               price=p, variant=self.variant, exchange=self.exchange)
                      for p in prices if p is not None and p >= self.min_price
                      and (self.price is not None or p <= self.max_price))
+
+    def sample(self, entity: str, entity_type: str, rng: random.Random) -> Action | None:
+        """The price, or between companies a price drawn from the range (up to
+        ``list_price`` when one is given: random play does not overpay)."""
+        if self.why_not:
+            return None
+        if self.price is not None:
+            price = self.price
+        else:
+            top = self.max_price if self.list_price is None \
+                else min(self.max_price, max(self.min_price, self.list_price))
+            if top < self.min_price:
+                return None
+            price = rng.randint(self.min_price, top)
+        return BuyTrain(entity=entity, entity_type=entity_type, train=self.train,
+                        price=price, variant=self.variant, exchange=self.exchange)
 
     def mismatch(self, action: Action) -> str | None:
         assert isinstance(action, BuyTrain)
@@ -419,6 +473,16 @@ class TileLayOffer(Offer):
                              tile=copies.get(name, name), rotation=r)
                      for name, rotations in self.tiles for r in rotations)
 
+    def sample(self, entity: str, entity_type: str, rng: random.Random) -> Action | None:
+        """A tile drawn among those that fit, then one of its rotations."""
+        if self.why_not or not self.tiles:
+            return None
+        name, rotations = rng.choice(self.tiles)
+        if not rotations:
+            return None
+        return LayTile(entity=entity, entity_type=entity_type, hex=self.hex,
+                       tile=dict(self.copies).get(name, name), rotation=rng.choice(rotations))
+
     def mismatch(self, action: Action) -> str | None:
         assert isinstance(action, LayTile)
         name = tile_name(action.tile)
@@ -467,15 +531,232 @@ def focus_of(shares: Mapping[str, Share], action: Action) -> str | None:
             if not action.tile:
                 return action.hex
             return f"{action.hex}/{tile_name(action.tile)}/{action.rotation}"
+        case BuyCompany():
+            return action.company or None
+        case DiscardTrain():
+            return action.train or None
+        case RemoveToken():
+            return action.city or None
+        case Merge():
+            return action.corporation or None
+        case Dividend():
+            return action.kind or None
+        case Choose():
+            return action.choice or None
     return None
+
+
+RouteFinder = Callable[[random.Random], tuple[Route, ...]]
+"""Routes for a run, drawn with the generator (a `RouteOffer`'s ``find``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RouteOffer(Offer):
-    """Run ``trains`` (their revenue is the engine's, never the declared one)."""
+    """Run ``trains``, each at most once (their revenue is the engine's, never the
+    declared one: the step recomputes it from the routes)."""
 
     types: ClassVar[tuple[str, ...]] = (RunRoutes.type,)
     trains: tuple[str, ...] = ()
+    """The trains that may run now."""
+    extra_revenue: int = 0
+    """What a run adds beyond its routes (none in 1867); an action naming another
+    amount is refused."""
+    find: RouteFinder | None = field(default=None, compare=False, hash=False, repr=False)
+    """Routes for random play, found when :meth:`sample` asks (in the position the
+    offer was made in: use the offer before the game moves on)."""
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        return ()
+
+    def sample(self, entity: str, entity_type: str, rng: random.Random) -> Action | None:
+        """A run of the routes ``find`` draws (none without it: the empty run)."""
+        if self.why_not is not None:
+            return None
+        routes = self.find(rng) if self.find is not None else ()
+        return RunRoutes(entity=entity, entity_type=entity_type, routes=routes)
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, RunRoutes)
+        seen: set[str] = set()
+        for route in action.routes:
+            if route.train not in self.trains:
+                open_ = ", ".join(self.trains) or "none"
+                return self._cite(f"routes: train {route.train} cannot run now "
+                                  f"(trains to run: {open_})")
+            if route.train in seen:
+                return self._cite(f"routes: train {route.train} runs twice")
+            seen.add(route.train)
+        if action.extra_revenue not in (None, self.extra_revenue):
+            return self._cite(f"extra_revenue: this run adds {_money(self.extra_revenue)}, "
+                              f"not {_money(action.extra_revenue or 0)}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DividendOffer(Offer):
+    """Pay the run's ``revenue`` as ``kind`` (``"payout"``, ``"withhold"``, ``"half"``);
+    the treasury keeps ``kept``."""
+
+    types: ClassVar[tuple[str, ...]] = (Dividend.type,)
+    kind: str
+    revenue: int = 0
+    kept: int = 0
+    amount: int | None = None
+    """The amount a variable dividend names; None: the action names none."""
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, Dividend) and action.kind == self.kind
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return (Dividend(entity=entity, entity_type=entity_type, kind=self.kind,
+                         amount=self.amount),)
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, Dividend)
+        if action.amount is not None and action.amount != self.amount:
+            what = "none" if self.amount is None else _money(self.amount)
+            return self._cite(f"amount: a {self.kind} of {_money(self.revenue)} names "
+                              f"{what}, not {_money(action.amount)}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompanyOffer(Offer):
+    """Buy private ``company`` from ``seller`` for ``min_price`` to ``max_price``."""
+
+    types: ClassVar[tuple[str, ...]] = (BuyCompany.type,)
+    company: str
+    seller: str
+    min_price: int = 1
+    max_price: int = 0
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, BuyCompany) and action.company == self.company
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not or self.min_price > self.max_price:
+            return ()
+        return tuple(BuyCompany(entity=entity, entity_type=entity_type, company=self.company,
+                                price=p) for p in sorted({self.min_price, self.max_price}))
+
+    def sample(self, entity: str, entity_type: str, rng: random.Random) -> Action | None:
+        if self.why_not or self.min_price > self.max_price:
+            return None
+        return BuyCompany(entity=entity, entity_type=entity_type, company=self.company,
+                          price=rng.randint(self.min_price, self.max_price))
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, BuyCompany)
+        if not self.min_price <= action.price <= self.max_price:
+            return self._cite(f"price: {self.company} costs {_money(self.min_price)} to "
+                              f"{_money(self.max_price)}, not {_money(action.price)}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardOffer(Offer):
+    """Discard ``train`` (over the train limit)."""
+
+    types: ClassVar[tuple[str, ...]] = (DiscardTrain.type,)
+    train: str
+    name: str = ""
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, DiscardTrain) and action.train == self.train
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return (DiscardTrain(entity=entity, entity_type=entity_type, train=self.train),)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RemoveTokenOffer(Offer):
+    """Take the station token in slot ``slot`` of ``city`` (on ``hex``) off the map."""
+
+    types: ClassVar[tuple[str, ...]] = (RemoveToken.type,)
+    hex: str
+    city: str
+    slot: int = 0
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, RemoveToken) and action.city == self.city
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return (RemoveToken(entity=entity, entity_type=entity_type, city=self.city,
+                            slot=self.slot),)
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, RemoveToken)
+        if action.slot != self.slot:
+            return self._cite(f"slot: the token in {self.hex} is in slot {self.slot}, "
+                              f"not {action.slot}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MergeOffer(Offer):
+    """Name ``corporation`` in a merger (a minor to merge with, or the major formed)."""
+
+    types: ClassVar[tuple[str, ...]] = (Merge.type,)
+    corporation: str
+    role: str = "minor"
+    """``"minor"`` (merge with it) or ``"major"`` (the major formed)."""
+
+    def concerns(self, action: Action) -> bool:
+        return isinstance(action, Merge) and action.corporation == self.corporation
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return (Merge(entity=entity, entity_type=entity_type, corporation=self.corporation),)
+
+    def mismatch(self, action: Action) -> str | None:
+        assert isinstance(action, Merge)
+        if action.minor is not None:
+            return self._cite(f"minor: a merge names {self.corporation} only, "
+                              f"not {action.minor}")
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConvertOffer(Offer):
+    """Start converting the acting minor into a major."""
+
+    types: ClassVar[tuple[str, ...]] = (Convert.type,)
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return (Convert(entity=entity, entity_type=entity_type),)
+
+
+def sample_moves(offers: Iterable[Offer], entity: str, entity_type: str,
+                 rng: random.Random) -> list[Action]:
+    """One move drawn from each allowed offer (`Offer.sample`), in the offers' order:
+    what random play picks from.  Deterministic under ``rng``."""
+    out: list[Action] = []
+    for offer in offers:
+        if offer.why_not is None:
+            move = offer.sample(entity, entity_type, rng)
+            if move is not None:
+                out.append(move)
+    return out
+
+
+def pick_move(moves: Sequence[Action], rng: random.Random,
+              pass_weight: float = 0.25) -> Action:
+    """A random move of ``moves`` (not empty): a pass with probability ``pass_weight``
+    when there are others, else one of the others."""
+    passes = [m for m in moves if isinstance(m, Pass)]
+    others = [m for m in moves if not isinstance(m, Pass)]
+    if others and (not passes or rng.random() > pass_weight):
+        return rng.choice(others)
+    return rng.choice(passes or list(moves))
 
 
 def match_offer(offers: Iterable[Offer], action: Action) -> Offer:
@@ -510,15 +791,24 @@ __all__ = [
     "SHARE_KINDS",
     "BidOffer",
     "ChooseOffer",
+    "CompanyOffer",
+    "ConvertOffer",
+    "DiscardOffer",
+    "DividendOffer",
+    "MergeOffer",
     "Offer",
     "ParCell",
     "ParOffer",
     "PassOffer",
+    "RemoveTokenOffer",
+    "RouteFinder",
     "RouteOffer",
     "ShareOffer",
     "TileLayOffer",
     "TokenOffer",
     "TrainOffer",
     "match_offer",
+    "pick_move",
+    "sample_moves",
     "tile_name",
 ]
