@@ -42,6 +42,7 @@ from desk18xx.engine.state import (
 if TYPE_CHECKING:
     from desk18xx.engine.offers import Offer
     from desk18xx.engine.optimizer.games import TitleRouting
+    from desk18xx.engine.view import GameView
 
 _OWNER = attrgetter("owner")
 
@@ -549,6 +550,13 @@ class Game:
         to act (what :meth:`sandbox_lay` accepts; on ``hex_id`` only, when given);
         read-only (title; none by default)."""
         return ()
+
+    def view(self) -> GameView:
+        """The declared read-only view a user interface reads (`desk18xx.engine.view`;
+        a title returns its own subclass)."""
+        from desk18xx.engine.view import GameView
+
+        return GameView(self)
 
     def routing(self) -> TitleRouting | None:
         """The route optimizer's questions about this game (its routing problem and

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from desk18xx.engine.offers import Offer
     from desk18xx.titles.g1822ca.rounds import OperatingRound
     from desk18xx.titles.g1822ca.routing import Routing1822CA
+    from desk18xx.titles.g1822ca.view import View1822CA
 
 _MARKET_LETTERS = {"par": "p", "par_1": "x"}
 RESERVED = "reserved"
@@ -664,6 +665,12 @@ class G1822CA(Game):
         from desk18xx.titles.g1822ca.sandbox import lay_offers
 
         return lay_offers(self, corp, hex_id)
+
+    def view(self) -> View1822CA:
+        """The UI's read-only view of this game (`.view`)."""
+        from desk18xx.titles.g1822ca.view import View1822CA
+
+        return View1822CA(self)
 
     def routing(self) -> Routing1822CA:
         """The route optimizer's questions about this game (`.routing`)."""

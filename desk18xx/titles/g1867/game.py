@@ -38,6 +38,7 @@ from desk18xx.titles.g1867.rules import RulesConfig
 if TYPE_CHECKING:
     from desk18xx.engine.offers import Offer
     from desk18xx.titles.g1867.routing import Routing1867
+    from desk18xx.titles.g1867.view import View1867
 
 NATIONAL = "CN"
 
@@ -638,6 +639,12 @@ class G1867(Game):
         from desk18xx.titles.g1867.sandbox import lay_offers
 
         return lay_offers(self, corp, hex_id)
+
+    def view(self) -> View1867:
+        """The UI's read-only view of this game (`.view`)."""
+        from desk18xx.titles.g1867.view import View1867
+
+        return View1867(self)
 
     def routing(self) -> Routing1867:
         """The route optimizer's questions about this game (`.routing`)."""

@@ -1,0 +1,72 @@
+"""1867's part of the UI's read-only view (`desk18xx.engine.view`): the certificate
+limit, loans, trains without a limit, the corporations open to start, and the tile
+supply of its board."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from desk18xx.engine.board_lite import Board
+from desk18xx.engine.tiledef import HexDef
+from desk18xx.engine.view import GameView, TileSupply
+
+if TYPE_CHECKING:
+    from desk18xx.titles.g1867.game import G1867
+
+
+class View1867(GameView):
+    """The view of a 1867 game."""
+
+    def __init__(self, game: G1867) -> None:
+        super().__init__(game)
+        self._g = game
+
+    def cert_limit(self) -> int | None:
+        """The certificate limit by the number of players (card: "Certificate limit")."""
+        return self._g.cert_limit
+
+    def has_loans(self) -> bool:
+        """Corporations take loans (card: "OR Loans")."""
+        return True
+
+    def loans_left(self) -> int | None:
+        """Loans the bank can still give."""
+        return self._g.loans_left
+
+    def unlimited_trains(self) -> frozenset[str]:
+        """The train names of unlimited count."""
+        return frozenset(self._g.unlimited)
+
+    def startable(self) -> tuple[str, ...]:
+        """The minors and majors available to start now."""
+        return tuple(self._g.available)
+
+    def _board(self) -> Board | None:
+        board = self._g.board
+        return board if isinstance(board, Board) else None
+
+    def tile_supply(self) -> Mapping[str, TileSupply]:
+        """Every manifest tile with the copies left."""
+        board = self._board()
+        if board is None:
+            return {}
+        used: dict[str, int] = {}
+        for tid in board.used_tiles:
+            name = tid.rpartition("-")[0]
+            used[name] = used.get(name, 0) + 1
+        return {name: TileSupply(name, mt.tile,
+                                 None if mt.count is None else mt.count - used.get(name, 0))
+                for name, mt in board.manifest.items()}
+
+    def next_copy(self, name: str) -> str | None:
+        """The lowest-numbered copy of ``name`` in the supply."""
+        board = self._board()
+        return None if board is None else board.free_copy(name)
+
+    def hex_def(self, hex_id: str) -> HexDef:
+        """The printed hex."""
+        board = self._board()
+        if board is None:
+            raise KeyError(hex_id)
+        return board.hexdefs[hex_id]
