@@ -186,11 +186,8 @@ def turn_info(game: Game) -> TurnInfo:
 def pending_consent(game: Game) -> tuple[str, Action] | None:
     """(player, proposed deal) waiting for that player's consent (1822CA rulebook mode:
     a deal with another player's private, minor or train), or None."""
-    # FIXME: ask a declared Game method once the base class has one.
-    pending = vars(game.round).get("consent") if game.round is not None else None
-    if isinstance(pending, tuple) and len(pending) == 2 and isinstance(pending[1], Action):
-        return str(pending[0]), pending[1]
-    return None
+    pending = game.view().pending_consent()
+    return None if pending is None else (pending.player, pending.deal)
 
 
 def deal_text(game: Game, deal: Action) -> str:
@@ -506,11 +503,9 @@ def _price_of(move: Bid | BuyCompany) -> Callable[[Value], Action]:
     return make
 
 
-def _startable(game: Game) -> list[str]:
+def _startable(game: Game) -> tuple[str, ...]:
     """Corporations that may be started now (1867 ``available``; empty elsewhere)."""
-    # FIXME: ask a declared Game method once the base class has one.
-    available = vars(game).get("available", [])
-    return [str(c) for c in available] if isinstance(available, list) else []
+    return game.view().startable()
 
 
 def _etype(game: Game, entity: str) -> str:

@@ -60,41 +60,39 @@ def turn_facts(game: Game, info: TurnInfo, actions: Sequence[Action]) -> list[st
         lines.append(f"Only {who} may answer; "
                      f"{entity_name(game, consent[1].entity)} waits for {who}'s consent.")
     bid = high_bid(game, info, actions)
+    view = game.view()
     item = info.details.get("company") or info.details.get("corporation")
     if isinstance(item, str):
         minimum = info.details.get("min_bid")
-        what = game.companies[item].name if item in game.companies else item
+        private = view.private(item)
+        what = private.name if private is not None else item
         lines.append(f"<b>High bid on {what}: {_money(bid.price)} by {bid.player}</b>"
                      if bid is not None else f"<b>No bid yet on {what}</b>")
         if isinstance(minimum, int):
             lines.append(f"Next bid at least {_money(minimum)}")
     if game.is_player(entity):
-        cash = game.cash.get(entity, 0)
-        # FIXME: read declared Game attributes once the base class has them.
-        limit = vars(game).get("cert_limit", 0)
-        certs = game.num_certs(entity)
-        parts = [f"Cash {_money(cash)}",
-                 f"certificates {certs}/{limit}" if limit else f"certificates {certs}"]
+        me = view.player(entity)
+        limit = me.cert_limit
+        parts = [f"Cash {_money(me.cash)}",
+                 f"certificates {me.certificates}/{limit}" if limit
+                 else f"certificates {me.certificates}"]
         boxes = game.bid_boxes()
-        me = boxes.bidder(entity) if boxes is not None else None
-        if me is not None and me.committed:
-            parts.append(f"{_money(me.available)} free ({_money(me.committed)} in bids)")
-        debts = vars(game).get("debt", {})
-        debt = debts.get(entity, 0) if isinstance(debts, dict) else 0
-        if debt:
-            parts.append(f"debt {_money(debt)}")
+        bidder = boxes.bidder(entity) if boxes is not None else None
+        if bidder is not None and bidder.committed:
+            parts.append(f"{_money(bidder.available)} free ({_money(bidder.committed)} in bids)")
+        if me.debt:
+            parts.append(f"debt {_money(me.debt)}")
         lines.append(" · ".join(parts))
         return lines
-    corp = game.corps.get(entity)
+    corp = view.corporation(entity)
     if corp is None:
         return lines
-    trains = " ".join(game.trains[t].name for t in corp.trains) or "none"
-    limit = game.train_limit(entity)
-    left = sum(1 for t in corp.tokens if not t.used)
-    parts = [f"Cash {_money(game.cash.get(entity, 0))}",
+    trains = " ".join(corp.trains) or "none"
+    limit = corp.train_limit
+    parts = [f"Cash {_money(corp.cash)}",
              f"trains {trains}" + (f" (limit {limit})" if limit < 99 else ""),
-             f"tokens left {left}/{len(corp.tokens)}"]
-    if isinstance(vars(game).get("loans_left"), int):  # 1867: loans exist
+             f"tokens left {corp.tokens_left}/{corp.tokens_total}"]
+    if corp.loans is not None:  # 1867: loans exist
         parts.append(f"loans {corp.loans}")
     lines.append(" · ".join(parts))
     return lines

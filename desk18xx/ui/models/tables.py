@@ -14,7 +14,6 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QColor
 
 from desk18xx.engine.game import Game
-from desk18xx.engine.state import BANK, DEPOT, POOL, CorpKind
 
 _Index = QModelIndex | QPersistentModelIndex
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
@@ -150,23 +149,13 @@ def money(value: int) -> str:
 
 def player_rows(game: Game, acting: str | None = None) -> list[Row]:
     """Cash, certificates against the limit, privates, holdings and value per player."""
-    # FIXME: read declared Game attributes once the base class has them.
-    limit = vars(game).get("cert_limit", 0)
-    debts = vars(game).get("debt", {})
     out = []
-    for p in game.players:
-        privates = ", ".join(c.id for c in game.companies.values()
-                             if c.owner == p.id and not c.closed)
-        holdings = []
-        for cid in game.corps:
-            pct = game.percent_of(p.id, cid)
-            if pct:
-                pres = "*" if game.president(cid) == p.id else ""
-                holdings.append(f"{cid}{pres} {pct}%")
-        certs = f"{game.num_certs(p.id)}/{limit}" if limit else str(game.num_certs(p.id))
-        debt = debts.get(p.id, 0) if isinstance(debts, dict) else 0
-        out.append(Row((p.name, money(game.cash.get(p.id, 0)), certs,
-                        money(game.player_value(p.id)), f"${debt}" if debt else "", privates,
+    for p in game.view().players():
+        holdings = [f"{h.corporation}{'*' if h.president else ''} {h.percent}%"
+                    for h in p.holdings]
+        certs = f"{p.certificates}/{p.cert_limit}" if p.cert_limit else str(p.certificates)
+        out.append(Row((p.name, money(p.cash), certs, money(p.value),
+                        f"${p.debt}" if p.debt else "", ", ".join(p.privates),
                         ", ".join(holdings)),
                        background="#ffe680" if p.id == acting else None,
                        tooltip=", ".join(holdings)))
@@ -178,22 +167,18 @@ def corp_rows(game: Game, colors: dict[str, tuple[str, str]],
               destinations: dict[str, str] | None = None) -> list[Row]:
     """Started companies: owner, price, cash, trains, tokens, shares, loans, privates."""
     out = []
-    for cid, corp in game.corps.items():
-        if corp.closed or not (corp.ipoed or corp.floated) and corp.kind is not \
-                CorpKind.NATIONAL:
+    for corp in game.view().corporations():
+        if not corp.started:
             continue
-        owner = game.owner(cid)
-        price = f"${game.market.price(cid)}" if cid in game.market.where else ""
-        trains = " ".join(game.trains[t].name for t in corp.trains) or "-"
-        left = sum(1 for t in corp.tokens if not t.used)
-        treasury = game.percent_of(cid, cid)
-        pool = game.percent_of(POOL, cid)
-        privates = ", ".join(corp.companies)
+        cid = corp.id
+        price = f"${corp.price}" if corp.price is not None else ""
         fill, text = colors.get(cid, ("#ffffff", "#000000"))
         name = cid if cid != acting else f"▶ {cid}"
-        out.append(Row((name, game.name_of(owner) if owner else "", price,
-                        f"${game.cash.get(cid, 0)}", trains, f"{left}/{len(corp.tokens)}",
-                        f"{treasury}%", f"{pool}%", str(corp.loans) if corp.loans else "", privates,
+        out.append(Row((name, game.name_of(corp.owner) if corp.owner else "", price,
+                        f"${corp.cash}", " ".join(corp.trains) or "-",
+                        f"{corp.tokens_left}/{corp.tokens_total}",
+                        f"{corp.treasury_percent}%", f"{corp.pool_percent}%",
+                        str(corp.loans) if corp.loans else "", ", ".join(corp.privates),
                         (destinations or {}).get(cid, "")),
                        background=fill, foreground=text,
                        tooltip=f"{corp.name} ({corp.kind.value})"))
@@ -202,38 +187,30 @@ def corp_rows(game: Game, colors: dict[str, tuple[str, str]],
 
 def bank_rows(game: Game) -> list[Row]:
     """Bank cash, phase, train limits, the trains on sale and the trains still to come."""
-    phase = game.phase if game.phases else None
-    out = [Row(("Bank", f"${game.cash.get(BANK, 0)}"))]
-    if phase is not None:
-        limits = ", ".join(f"{k} {v}" for k, v in phase.train_limit.items())
-        out.append(Row(("Phase", phase.name)))
+    bank = game.view().bank()
+    out = [Row(("Bank", f"${bank.cash}"))]
+    if bank.phase is not None:
+        limits = ", ".join(f"{k} {v}" for k, v in bank.train_limits)
+        out.append(Row(("Phase", bank.phase)))
         out.append(Row(("Train limit", limits)))
-        out.append(Row(("Tiles", ", ".join(phase.tiles))))
-    loans = vars(game).get("loans_left")
-    if isinstance(loans, int):
-        out.append(Row(("Loans left", str(loans))))
-    counts: dict[str, int] = {}
-    for tid in game.depot:
-        counts[game.trains[tid].name] = counts.get(game.trains[tid].name, 0) + 1
-    unlimited = vars(game).get("unlimited", ())
-    for name, n in counts.items():
-        t = next(game.trains[tid] for tid in game.depot if game.trains[tid].name == name)
+        out.append(Row(("Tiles", ", ".join(bank.tiles))))
+    if bank.loans_left is not None:
+        out.append(Row(("Loans left", str(bank.loans_left))))
+    for t in bank.depot:
         rust = f", rusts on {t.rusts_on}" if t.rusts_on else ""
-        left = "unlimited" if name in unlimited else str(n)
-        out.append(Row((f"Train {name}", f"{left} × ${t.price}{rust}")))
-    pool = [t.name for t in game.trains.values() if t.owner == POOL]
-    if pool:
-        out.append(Row(("Bank pool trains", " ".join(pool))))
-    rusted = sum(1 for t in game.trains.values() if t.rusted and t.owner != DEPOT)
-    if rusted:
-        out.append(Row(("Rusted trains", str(rusted))))
+        left = "unlimited" if t.count is None else str(t.count)
+        out.append(Row((f"Train {t.name}", f"{left} × ${t.price}{rust}")))
+    if bank.pool_trains:
+        out.append(Row(("Bank pool trains", " ".join(bank.pool_trains))))
+    if bank.rusted:
+        out.append(Row(("Rusted trains", str(bank.rusted))))
     return out
 
 
 def company_rows(game: Game) -> list[Row]:
     """Privates: name, value, revenue, owner."""
     out = []
-    for c in game.companies.values():
+    for c in game.view().privates():
         owner = game.name_of(c.owner) if c.owner else ("closed" if c.closed else "bank")
         out.append(Row((f"{c.id}: {c.name}", f"${c.value}", f"${c.revenue}", owner)))
     return out
