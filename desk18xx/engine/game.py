@@ -482,13 +482,28 @@ class Game:
         return {p.id: self.player_value(p.id) for p in self.players}
 
     def legal_moves(self, rng: Any) -> list[Action]:
-        """Concrete legal actions for whoever acts now (title; used by playouts)."""
-        return []
+        """Concrete legal actions for whoever acts now, one drawn with ``rng`` from
+        each allowed offer (`desk18xx.engine.offers.offered_moves`; random play,
+        tests).  A title whose offers do not yet decide every move lists its own."""
+        from desk18xx.engine.offers import offered_moves
+
+        return offered_moves(self, rng)
+
+    def random_offers(self, entity: str, rng: Any,
+                      types: Collection[str] | None = None) -> tuple[Offer, ...]:
+        """The offers random play draws from: :meth:`offers` by default; a title may
+        answer a part of a large set drawn with ``rng`` (1867: the lays of a few
+        hexes); read-only."""
+        return self.offers(entity, types)
 
     def legal_moves_of(self, rng: Any, types: Iterable[str]) -> list[Action]:
         """The :meth:`legal_moves` of these action types only; a title may skip
         working out the others (1822CA: the routes of a run)."""
         wanted = frozenset(types)
+        if type(self).legal_moves is Game.legal_moves:
+            from desk18xx.engine.offers import offered_moves
+
+            return offered_moves(self, rng, wanted)
         return [m for m in self.legal_moves(rng) if m.type in wanted]
 
     def offers(self, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:

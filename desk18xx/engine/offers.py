@@ -16,9 +16,9 @@ This module knows no title: the offers are built by the titles
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from desk18xx.engine.actions import (
     Action,
@@ -44,6 +44,9 @@ from desk18xx.engine.actions import (
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.state import Share
 
+if TYPE_CHECKING:
+    from desk18xx.engine.game import Game
+
 #: The share-offer kinds and the action type each is made with.
 SHARE_KINDS: Mapping[str, str] = {"buy": BuyShares.type, "redeem": BuyShares.type,
                                   "sell": SellShares.type, "issue": SellShares.type}
@@ -63,6 +66,9 @@ class Offer:
     """None when the move is allowed now, else the reason a player reads."""
     rule: str = ""
     """Where the rule is written (``"RB 5.19"``), named in refusals; may be empty."""
+    playout_skip: str | None = None
+    """Why random play leaves this allowed move alone (it would stall a random game:
+    18xx.games holding the round until an undo); None: it may be drawn."""
 
     @property
     def allowed(self) -> bool:
@@ -741,11 +747,30 @@ def sample_moves(offers: Iterable[Offer], entity: str, entity_type: str,
     what random play picks from.  Deterministic under ``rng``."""
     out: list[Action] = []
     for offer in offers:
-        if offer.why_not is None:
+        if offer.why_not is None and offer.playout_skip is None:
             move = offer.sample(entity, entity_type, rng)
             if move is not None:
                 out.append(move)
     return out
+
+
+def entity_type_of(game: Game, entity: str) -> str:
+    """The `Action.entity_type` of ``entity``: a player, a corporation or a company."""
+    if game.is_player(entity):
+        return "player"
+    return "corporation" if entity in game.corps else "company"
+
+
+def offered_moves(game: Game, rng: random.Random,
+                  types: Collection[str] | None = None) -> list[Action]:
+    """The moves random play picks from now: one drawn from each allowed offer of
+    whoever acts (`Game.random_offers`, of ``types`` only when given).  Deterministic
+    under ``rng``."""
+    entity = game.legal_actions().entity
+    if entity is None:
+        return []
+    return sample_moves(game.random_offers(entity, rng, types), entity,
+                        entity_type_of(game, entity), rng)
 
 
 def pick_move(moves: Sequence[Action], rng: random.Random,
@@ -807,7 +832,9 @@ __all__ = [
     "TileLayOffer",
     "TokenOffer",
     "TrainOffer",
+    "entity_type_of",
     "match_offer",
+    "offered_moves",
     "pick_move",
     "sample_moves",
     "tile_name",
