@@ -87,6 +87,20 @@ class CorpView:
 
 
 @dataclass(frozen=True, slots=True)
+class TrainView:
+    """One train."""
+
+    id: str
+    name: str
+    distance: int
+    price: int
+    owner: str
+    """A corporation id, or the depot or pool."""
+    rusts_on: str | None
+    rusted: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PrivateView:
     """One private company."""
 
@@ -208,6 +222,12 @@ class GameView:
         c = self._game.companies.get(company)
         return None if c is None else PrivateView(c.id, c.name, c.value, c.revenue, c.owner,
                                                   c.closed)
+
+    def train(self, tid: str) -> TrainView | None:
+        """One train by id, None when there is no such train."""
+        t = self._game.trains.get(tid)
+        return None if t is None else TrainView(t.id, t.name, t.distance, t.price, t.owner,
+                                                t.rusts_on, t.rusted)
 
     # -- the bank ------------------------------------------------------------------------
     def bank(self) -> BankView:

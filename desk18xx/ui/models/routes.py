@@ -311,8 +311,7 @@ def attachment_runs(game: Game, corp: str, budget: float = ATTACH_BUDGET
     :class:`~desk18xx.ui.routeworker.AttachmentHints`), the answer comes back
     empty at once and is filled when that search is done.
     """
-    labels = getattr(game, "attach_labels", None)
-    if not callable(labels) or not labels(corp):
+    if not game.view().attach_labels(corp):
         return AttachmentRuns()
     for ref in list(_SEARCHES):
         search = ref()
@@ -333,9 +332,7 @@ def search_attachment_runs(game: Game, corp: str, budget: float = ATTACH_BUDGET,
     from desk18xx.engine.errors import IllegalAction
     from desk18xx.engine.optimizer import Unsupported, best_routes
 
-    labels = getattr(game, "attach_labels", None)
-    if not callable(labels):
-        return AttachmentRuns()
+    labels = game.view().attach_labels
     deadline = clock() + budget
 
     def late() -> bool:
@@ -347,8 +344,7 @@ def search_attachment_runs(game: Game, corp: str, budget: float = ATTACH_BUDGET,
         return out
 
     def best_of(g: Game) -> tuple[int, bool]:
-        ask = getattr(g, "attach_labels", None)
-        more = ask(corp) if callable(ask) else {}
+        more = g.view().attach_labels(corp)
         if more:
             runs = [best_of(after(g, c)) for c in more]
             return max(r[0] for r in runs), all(r[1] for r in runs)
@@ -364,10 +360,10 @@ def search_attachment_runs(game: Game, corp: str, budget: float = ATTACH_BUDGET,
 def trains_of(game: Game, corp: str) -> list[TrainRoute]:
     """An empty route per train of ``corp`` that runs (1822CA: not the Pullman or the
     grain train, which only go with another train, RB 5.11.12, 5.11.20)."""
-    runs = getattr(game, "route_trains", None)
-    tids = [t.id for t in runs(corp)] if callable(runs) else list(game.corps[corp].trains)
     out = []
-    for tid in tids:
-        t = game.trains[tid]
-        out.append(TrainRoute(tid, t.name, t.distance, [], []))
+    view = game.view()
+    for tid in view.route_trains(corp):
+        t = view.train(tid)
+        if t is not None:
+            out.append(TrainRoute(tid, t.name, t.distance, [], []))
     return out

@@ -6,7 +6,7 @@ their rotations and costs, and every reason a tile is greyed come from the
 offers of the title (`Game.offers`, or for one hex the door's own question
 `Game.deciding_offers`; study mode's sandbox: `desk18xx.engine.sandbox.lay_offers`).
 What this module adds is display data: the tile pictures and how many copies
-are left, read from the board's supply.
+are left, read from the game's view (`desk18xx.engine.view.GameView.tile_supply`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from desk18xx.engine.actions import LayTile
 from desk18xx.engine.game import Game
 from desk18xx.engine.offers import TileLayOffer
 from desk18xx.engine.tiledef import Color, HexDef, TileDef
+from desk18xx.engine.view import TileSupply
 
 UNLIMITED = 99
 
@@ -74,7 +75,7 @@ class TrackOptions:
         self._all_source, self._one_source = source
         self._all: dict[str, TileLayOffer] | None = None
         self._one: dict[str, TileLayOffer | None] = {}
-        self._left: dict[str, int] = {}
+        self._tiles: Mapping[str, TileSupply] | None = None
 
     # -- the offers ----------------------------------------------------------------------
     def _offers(self) -> dict[str, TileLayOffer]:
@@ -139,61 +140,29 @@ class TrackOptions:
         return self._supply_copy(name)
 
     # -- display data ----------------------------------------------------------------------
-    def _manifest(self) -> Mapping[str, object]:
-        board = self._game.board
-        manifest = getattr(board, "manifest", None)
-        return manifest if isinstance(manifest, Mapping) else {}
+    def _supply(self) -> Mapping[str, TileSupply]:
+        if self._tiles is None:
+            self._tiles = self._game.view().tile_supply()
+        return self._tiles
 
     def _supply_copy(self, name: str) -> str | None:
-        board: object = self._game.board
-        free = getattr(board, "free_copy", None)
-        if callable(free):
-            found = free(name)
-            return None if found is None else str(found)
-        nxt = getattr(board, "next_copy", None)
-        if callable(nxt):
-            try:
-                return str(nxt(name))
-            except Exception:  # noqa: BLE001 - none left
-                return None
-        return None
+        return self._game.view().next_copy(name)
 
     def left(self, name: str) -> int:
         """Copies of ``name`` in the supply."""
-        cached = self._left.get(name)
-        if cached is None:
-            board: object = self._game.board
-            count = getattr(board, "copies_left", None)
-            if callable(count):
-                cached = min(int(count(name)), UNLIMITED)
-            else:
-                remaining = getattr(board, "remaining", None)
-                left = remaining(name) if callable(remaining) else None
-                cached = UNLIMITED if left is None else min(int(left), UNLIMITED)
-            self._left[name] = cached
-        return cached
+        entry = self._supply().get(name)
+        if entry is None or entry.left is None:
+            return UNLIMITED
+        return min(entry.left, UNLIMITED)
 
     def tile(self, name: str) -> TileDef:
         """The definition of tile ``name``."""
-        entry = self._manifest().get(name)
-        tile = getattr(entry, "tile", None)
-        if isinstance(tile, TileDef):
-            return tile
-        board: object = self._game.board
-        found = board.tile_def(name)  # type: ignore[attr-defined]
-        assert isinstance(found, TileDef)
-        return found
+        entry = self._supply().get(name)
+        return entry.tile if entry is not None else self._game.view().tile_def(name)
 
     def hex_def(self, hex_id: str) -> HexDef:
         """The printed hex."""
-        board: object = self._game.board
-        hexdefs = getattr(board, "hexdefs", None)
-        if isinstance(hexdefs, Mapping) and hex_id in hexdefs:
-            found = hexdefs[hex_id]
-        else:
-            found = board.hex_def(hex_id)  # type: ignore[attr-defined]
-        assert isinstance(found, HexDef)
-        return found
+        return self._game.view().hex_def(hex_id)
 
     def tray(self, hex_id: str | None) -> list[TileChoice]:
         """Every tile of the phase colours, usable on ``hex_id`` or greyed with the
@@ -207,7 +176,7 @@ class TrackOptions:
             legal = self.legal(hex_id)
             offer = self.offer(hex_id)
         out: list[TileChoice] = []
-        for name in self._manifest():
+        for name in self._supply():
             tile = self.tile(name)
             if tile.color not in colors:
                 continue
