@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.actions import Action
+from desk18xx.engine.market import CellType
 from desk18xx.engine.state import BANK, DEPOT, POOL, CorpKind
 from desk18xx.engine.tiledef import HexDef, TileDef
 
@@ -68,6 +69,7 @@ class CorpView:
     """The president or owning player, if any."""
     started: bool
     """On the table: open and started (or floated), or a national."""
+    floated: bool
     closed: bool
     price: int | None
     """Share price on the market, None when off it."""
@@ -84,6 +86,34 @@ class CorpView:
     """Loans taken, None where the title has no loans."""
     privates: tuple[str, ...]
     """Ids of the private companies the corporation owns."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """Where the game stands."""
+
+    kind: str | None
+    """``"stock"``, ``"operating"``, ``"merger"``, ``"auction"``; None before the first."""
+    turn: int
+    """The stock-round number (18xx ``turn``)."""
+    number: int
+    """The round's number within its turn (operating round 2 of 3); 0 without a round."""
+    finished: bool
+    """The game has ended."""
+    serial: int
+    """Actions processed so far (changes whenever the position does; a cache key)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MarketSpace:
+    """One space of the stock market and who sits on it."""
+
+    row: int
+    col: int
+    price: int
+    types: frozenset[CellType]
+    corporations: tuple[str, ...]
+    """First placed first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +201,31 @@ class GameView:
     def __init__(self, game: Game) -> None:
         self._game = game
 
+    # -- the round and the market -------------------------------------------------------
+    def round(self) -> RoundView:
+        """The round now."""
+        g = self._game
+        r = g.round
+        return RoundView(None if r is None else r.kind.value, g.turn,
+                         0 if r is None else r.round_num, g.finished, g.actions_applied)
+
+    def market(self) -> tuple[MarketSpace, ...]:
+        """Every space of the stock market, in the market's order."""
+        m = self._game.market
+        return tuple(MarketSpace(c.row, c.col, c.price, frozenset(c.types),
+                                 tuple(m.stacks.get(coord, ())))
+                     for coord, c in m.cells.items())
+
     # -- players -------------------------------------------------------------------------
     def players(self) -> tuple[PlayerView, ...]:
         """Every player, in seating order."""
         return tuple(self.player(p.id) for p in self._game.players)
+
+    def player_values(self) -> tuple[tuple[str, int, int], ...]:
+        """(name, cash, value) of every player in seating order (cheaper than
+        :meth:`players` where only the worth is wanted)."""
+        g = self._game
+        return tuple((p.name, g.cash.get(p.id, 0), g.player_value(p.id)) for p in g.players)
 
     def player(self, pid: str) -> PlayerView:
         """One player."""
@@ -206,7 +257,7 @@ class GameView:
         price = g.market.price(cid) if cid in g.market.where else None
         loans = corp.loans if self.has_loans() else None
         return CorpView(
-            cid, corp.name, corp.kind, g.owner(cid), started, corp.closed, price,
+            cid, corp.name, corp.kind, g.owner(cid), started, corp.floated, corp.closed, price,
             g.cash.get(cid, 0), tuple(g.trains[t].name for t in corp.trains),
             tuple(corp.trains), g.train_limit(cid),
             sum(1 for t in corp.tokens if not t.used), len(corp.tokens),
@@ -229,7 +280,17 @@ class GameView:
         return None if t is None else TrainView(t.id, t.name, t.distance, t.price, t.owner,
                                                 t.rusts_on, t.rusted)
 
+    def share_prices(self) -> dict[str, int]:
+        """Share price of every corporation on the market (cheap: the price history
+        samples it at many positions)."""
+        m = self._game.market
+        return {cid: m.price(cid) for cid in self._game.corps if cid in m.where}
+
     # -- the bank ------------------------------------------------------------------------
+    def bank_cash(self) -> int:
+        """The bank's cash (cheap)."""
+        return self._game.cash.get(BANK, 0)
+
     def bank(self) -> BankView:
         """Bank cash, phase, loans and trains."""
         g = self._game
@@ -278,6 +339,11 @@ class GameView:
         """Corporations a player may start now where the title limits them (1867's
         available minors and majors); empty elsewhere (title)."""
         return ()
+
+    def acquires_minors(self) -> bool:
+        """True where a ``merge`` is a major acquiring a minor (1822CA), not a merger
+        of companies (title)."""
+        return False
 
     def pending_consent(self) -> Consent | None:
         """A deal waiting for a player's consent, or None (title)."""

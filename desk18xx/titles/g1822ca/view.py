@@ -35,6 +35,10 @@ class View1822CA(GameView):
         """The train names of unlimited count (RB §9 in the scenarios)."""
         return frozenset(self._g.unlimited)
 
+    def acquires_minors(self) -> bool:
+        """A major acquires a minor (RB 5.16), it does not merge with it."""
+        return True
+
     def pending_consent(self) -> Consent | None:
         """The deal waiting for a player's consent (rulebook mode), or None."""
         r = self._g.round

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
 
 from desk18xx.engine.actions import Dividend, RunRoutes
 from desk18xx.engine.game import Game
-from desk18xx.engine.state import BANK, CorpKind
 from desk18xx.ui.session import GameSession
 from desk18xx.ui.tableviews import fit_columns
 
@@ -82,14 +81,14 @@ class Sample:
 
 def sample(game: Game) -> Sample:
     """Each company's share price and the bank's cash in ``game``."""
-    return Sample({cid: game.market.price(cid) for cid in game.corps
-                   if cid in game.market.where}, game.cash.get(BANK, 0))
+    view = game.view()
+    return Sample(view.share_prices(), view.bank_cash())
 
 
 def shown(game: Game, cid: str) -> bool:
     """True for a company on the sheet: started (a national always), not closed."""
-    corp = game.corps[cid]
-    return not corp.closed and (corp.ipoed or corp.floated or corp.kind is CorpKind.NATIONAL)
+    corp = game.view().corporation(cid)
+    return corp is not None and corp.started
 
 
 def sheet_rows(game: Game, colors: dict[str, tuple[str, str]], acting: str | None,
@@ -97,12 +96,12 @@ def sheet_rows(game: Game, colors: dict[str, tuple[str, str]], acting: str | Non
                dividends: dict[str, str]) -> list[SheetRow]:
     """The sheet's rows for ``game`` (history and dividends as gathered so far)."""
     out = []
-    for cid, corp in game.corps.items():
-        if not shown(game, cid):
+    for corp in game.view().corporations():
+        if not corp.started:
             continue
-        price = game.market.price(cid) if cid in game.market.where else 0
-        trains = " ".join(game.trains[t].name for t in corp.trains) or "–"
-        left = sum(1 for t in corp.tokens if not t.used)
+        cid = corp.id
+        price = corp.price or 0
+        trains = " ".join(corp.trains) or "–"
         fill, text = colors.get(cid, ("#ffffff", "#000000"))
         past = history.get(cid, ())
         trend = ""
@@ -112,7 +111,7 @@ def sheet_rows(game: Game, colors: dict[str, tuple[str, str]], acting: str | Non
         out.append(SheetRow(
             cid,
             (cid if cid != acting else f"▶ {cid}", f"${price}" if price else "",
-             f"${game.cash.get(cid, 0)}", trains, f"{left}/{len(corp.tokens)}",
+             f"${corp.cash}", trains, f"{corp.tokens_left}/{corp.tokens_total}",
              str(corp.loans) if corp.loans else "", dividends.get(cid, ""), ""),
             fill, text, f"{corp.name}{trend}", past))
     return out
@@ -346,11 +345,12 @@ class CompanySheet(QWidget):
         game = self._session.game
         starts, last = self._points()
         series: dict[str, list[int]] = {}
+        ids = [c.id for c in game.view().corporations()]
         for count in starts:
             got = self._sample_at(count)
             if got is None:
                 continue
-            for cid in game.corps:
+            for cid in ids:
                 series.setdefault(cid, []).append(got.prices.get(cid, 0))
         now = sample(game)
         history = {cid: (*values, now.prices.get(cid, 0)) for cid, values in series.items()}

@@ -58,7 +58,7 @@ SANDBOX_COLOR = "#00a0ff"
 
 def running_companies(game: Game) -> list[str]:
     """Companies that may lay track: started and not closed."""
-    return [cid for cid, c in game.corps.items() if c.floated and not c.closed]
+    return [c.id for c in game.view().corporations() if c.floated and not c.closed]
 
 
 Progress = Callable[[float, int], None]
@@ -514,7 +514,8 @@ class SandboxDock(QDockWidget):
                 points.extend(centres)
                 if centres:
                     stops.extend((centres[0], centres[-1]))
-            name = game.trains[route.train].name if route.train in game.trains else route.train
+            train = game.view().train(route.train)
+            name = train.name if train is not None else route.train
             drawn.append((points, f"{name}: ${route.revenue or 0}", stops))
         self.view.set_routes(drawn)
 
@@ -530,8 +531,8 @@ class SandboxDock(QDockWidget):
 def company_label(game: Game, cid: str) -> str:
     """A company as the sandbox lists it: its id and full name ("BO — Brockville &
     Ottawa"), the id alone where it has no other name."""
-    corp = game.corps.get(cid)
-    name = getattr(corp, "name", "") or ""
+    corp = game.view().corporation(cid)
+    name = corp.name if corp is not None else ""
     return f"{cid} — {name}" if name and name != cid else cid
 
 

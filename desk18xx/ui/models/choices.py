@@ -128,19 +128,18 @@ def _step_label(step: str, details: dict[str, object]) -> str:
 
 def round_label(game: Game) -> str:
     """``"Stock round 3"``, ``"Operating round 2.1"``…"""
-    r = game.round
-    if game.finished:
+    r = game.view().round()
+    if r.finished:
         return "Game over"
-    if r is None:
+    if r.kind is None:
         return ""
-    kind = r.kind.value
-    if kind == "operating":
-        return f"Operating round {game.turn}.{r.round_num}"
-    if kind == "merger":
-        return f"Merger round {game.turn}.{r.round_num}"
-    if kind == "auction":
+    if r.kind == "operating":
+        return f"Operating round {r.turn}.{r.number}"
+    if r.kind == "merger":
+        return f"Merger round {r.turn}.{r.number}"
+    if r.kind == "auction":
         return "Private auction"
-    return f"Stock round {game.turn}"
+    return f"Stock round {r.turn}"
 
 
 def entity_name(game: Game, entity: str | None) -> str:
@@ -149,11 +148,10 @@ def entity_name(game: Game, entity: str | None) -> str:
         return ""
     if game.is_player(entity):
         return game.name_of(entity)
-    corp = game.corps.get(entity)
+    corp = game.view().corporation(entity)
     if corp is not None:
-        owner = game.owner(entity)
         label = f"Minor {entity}" if entity.isdigit() else entity
-        return f"{label} ({game.name_of(owner)})" if owner else label
+        return f"{label} ({game.name_of(corp.owner)})" if corp.owner else label
     return entity
 
 
@@ -193,13 +191,14 @@ def pending_consent(game: Game) -> tuple[str, Action] | None:
 def deal_text(game: Game, deal: Action) -> str:
     """A proposed deal in words: ``"GT (Ann) takes over P2 (…) from Bob"``."""
     corp = entity_name(game, deal.entity)
-    if isinstance(deal, AcquireCompany) and deal.company in game.companies:
-        c = game.companies[deal.company]
+    view = game.view()
+    c = view.private(deal.company) if isinstance(deal, AcquireCompany) else None
+    if isinstance(deal, AcquireCompany) and c is not None:
         owner = f" from {game.name_of(c.owner)}" if c.owner else ""
         name = short_company_name(deal.company, c.name)
         return f"{corp} takes over {deal.company} ({name}){owner}"
-    if isinstance(deal, BuyTrain) and deal.train in game.trains:
-        t = game.trains[deal.train]
+    t = view.train(deal.train) if isinstance(deal, BuyTrain) else None
+    if isinstance(deal, BuyTrain) and t is not None:
         return f"{corp} buys {entity_name(game, t.owner)}'s {t.name}-train for ${deal.price}"
     if isinstance(deal, Merge) and deal.corporation:
         return f"{corp} acquires {entity_name(game, deal.corporation)}"
@@ -237,8 +236,9 @@ def _asked(game: Game) -> list[object]:
     """The memo of :func:`_legal_actions` and :func:`_legal_moves`, cleared when
     ``game`` is another object or has processed an action since (one turn's
     choices ask the engine once each, not once per form)."""
-    if _ASKED[0] is not game or _ASKED[1] != game.actions_applied:
-        _ASKED[:] = [game, game.actions_applied, None, None]
+    serial = game.view().round().serial
+    if _ASKED[0] is not game or _ASKED[1] != serial:
+        _ASKED[:] = [game, serial, None, None]
     return _ASKED
 
 
@@ -446,7 +446,7 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
                           _par_at(entity, move.corporation, first), "Start a major",
                           options=prices, hint=game.corps[move.corporation].name,
                           disabled_options=closed)
-    if isinstance(move, Merge) and move.corporation and game.title_id.startswith("1822CA"):
+    if isinstance(move, Merge) and move.corporation and game.view().acquires_minors():
         target = move.corporation  # 1822CA: a major acquires a minor, not a merger
         return Choice(f"Acquire {entity_name(game, target)}", _fixed(move), "Acquire a minor",
                       hint=f"{entity_name(game, entity)} acquires {entity_name(game, target)}")
@@ -484,8 +484,9 @@ def _attachment_hint(game: Game, entity: str, choice: str) -> str:
     """The best run found with this attachment choice, and whether it is the best."""
     from desk18xx.ui.models.routes import attachment_runs
 
-    if _ATTACH_RUNS[0] is not game or _ATTACH_RUNS[1] != game.actions_applied:
-        _ATTACH_RUNS[:] = [game, game.actions_applied, attachment_runs(game, entity)]
+    serial = game.view().round().serial
+    if _ATTACH_RUNS[0] is not game or _ATTACH_RUNS[1] != serial:
+        _ATTACH_RUNS[:] = [game, serial, attachment_runs(game, entity)]
     runs = _ATTACH_RUNS[2]
     assert isinstance(runs, dict)
     if choice not in runs:

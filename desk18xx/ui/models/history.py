@@ -9,24 +9,20 @@ from desk18xx.ui.session import GameSession, round_key
 
 def standings(game: Game) -> list[Standing]:
     """Cash, other holdings and value of each player."""
-    out = []
-    for p in game.players:
-        value = game.player_value(p.id)
-        cash = game.cash.get(p.id, 0)
-        out.append(Standing(p.name, cash, value - cash, value))
-    return out
+    return [Standing(name, cash, value - cash, value)
+            for name, cash, value in game.view().player_values()]
 
 
 def values_by_round(session: GameSession) -> tuple[list[str], dict[str, list[int]]]:
     """Round labels and each player's value at the start of every round (and at the end)."""
     game = session.game_at(0)
     labels: list[str] = []
-    series: dict[str, list[int]] = {p.name: [] for p in game.players}
+    series: dict[str, list[int]] = {name: [] for name, _c, _v in game.view().player_values()}
 
     def sample(label: str) -> None:
         labels.append(label)
-        for p in game.players:
-            series.setdefault(p.name, []).append(game.player_value(p.id))
+        for name, _cash, value in game.view().player_values():
+            series.setdefault(name, []).append(value)
 
     last = round_key(game)
     sample("start")

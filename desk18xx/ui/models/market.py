@@ -32,11 +32,10 @@ _CELL_COLORS = {
 def market_cells(game: Game, colors: dict[str, tuple[str, str]]) -> list[MarketCellView]:
     """Every space with its tokens in stacking order (first placed first)."""
     out = []
-    for coord, cell in game.market.cells.items():
+    for cell in game.view().market():
         color = "#f4f4f4"
         for t in sorted(cell.types, key=str):
             color = _CELL_COLORS.get(t, color)
-        stack = game.market.stacks.get(coord, [])
-        tokens = tuple((c, *colors.get(c, ("#888888", "#ffffff"))) for c in stack)
+        tokens = tuple((c, *colors.get(c, ("#888888", "#ffffff"))) for c in cell.corporations)
         out.append(MarketCellView(cell.row, cell.col, cell.price, color, tokens))
     return out
