@@ -489,6 +489,13 @@ class Game:
 
         return offered_moves(self, rng)
 
+    def acting_entities(self) -> tuple[str, ...]:
+        """Everyone who may act now, whose offers random play draws from: the entity
+        the round waits for (title: also the companies acting for it, a private's
+        ability); empty when the game is over."""
+        entity = self.legal_actions().entity
+        return () if entity is None else (entity,)
+
     def random_offers(self, entity: str, rng: Any,
                       types: Collection[str] | None = None) -> tuple[Offer, ...]:
         """The offers random play draws from: :meth:`offers` by default; a title may

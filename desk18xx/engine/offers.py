@@ -764,13 +764,13 @@ def entity_type_of(game: Game, entity: str) -> str:
 def offered_moves(game: Game, rng: random.Random,
                   types: Collection[str] | None = None) -> list[Action]:
     """The moves random play picks from now: one drawn from each allowed offer of
-    whoever acts (`Game.random_offers`, of ``types`` only when given).  Deterministic
-    under ``rng``."""
-    entity = game.legal_actions().entity
-    if entity is None:
-        return []
-    return sample_moves(game.random_offers(entity, rng, types), entity,
-                        entity_type_of(game, entity), rng)
+    whoever acts (`Game.acting_entities`, `Game.random_offers`, of ``types`` only when
+    given).  Deterministic under ``rng``."""
+    out: list[Action] = []
+    for entity in game.acting_entities():
+        out.extend(sample_moves(game.random_offers(entity, rng, types), entity,
+                                entity_type_of(game, entity), rng))
+    return out
 
 
 def pick_move(moves: Sequence[Action], rng: random.Random,
