@@ -1,8 +1,10 @@
 """``desk18xx playout``: random legal games to the end, checking invariants after every action.
 
-Generic over titles: moves are drawn from the title's offers
-(`desk18xx.engine.offers`) where they decide an action type and name a
-concrete move, and from the title's ``legal_moves(rng)`` for the rest;
+Generic over titles: the moves are drawn from the title's offers
+(`desk18xx.engine.offers`: one move drawn from each allowed offer of whoever
+acts, `Game.legal_moves`); a title whose offers do not yet decide every move
+still lists its own moves for the rest (``legal_moves(rng)``), and the moves of
+the offers it decides replace its listed ones of those types.
 ``title_violations()`` is checked after every action.  Exits non-zero on an
 exception, an illegal generated move, a broken invariant or a game that does not
 finish, printing the seed and the action index.
@@ -17,10 +19,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from desk18xx.engine.actions import Action, LayTile, Pass
+from desk18xx.engine.actions import Action, LayTile
 from desk18xx.engine.game import Game, GameSetup
 from desk18xx.engine.invariants import violations
-from desk18xx.engine.offers import BidOffer, Offer, TrainOffer
+from desk18xx.engine.offers import BidOffer, Offer, TrainOffer, offered_moves, pick_move
 
 DEFAULT_CAP = 4000
 LONG_CAP = 100_000
@@ -59,10 +61,17 @@ def _concrete(offer: Offer) -> bool:
 
 
 def draw_moves(game: Game, rng: random.Random) -> list[Action]:
-    """The moves a random game picks from now: for each action type the offers
-    decide (`Game.deciding_offers`), the moves of the allowed concrete offers of
-    the entity the title's move list names, beside the title's moves of
-    sampled ranges; the title's moves of the other types as they are."""
+    """The moves a random game picks from now: one drawn from each allowed offer of
+    whoever acts (`desk18xx.engine.offers.offered_moves`).  For a title that still
+    lists its own moves (``legal_moves``), those, where for each action type the
+    offers decide (`Game.deciding_offers`) the moves of the allowed concrete offers
+    stand in for the listed ones (sampled ranges and tile lays stay as listed)."""
+    if type(game).legal_moves is Game.legal_moves:
+        return offered_moves(game, rng)
+    return _listed_moves(game, rng)
+
+
+def _listed_moves(game: Game, rng: random.Random) -> list[Action]:
     moves = game.legal_moves(rng)
     # tile lays stay the title's sampled moves (each is still checked at the door):
     # listing every lay of every hex would make a random game several times slower
@@ -110,12 +119,7 @@ def play_one(title_id: str, seed: int, players: int | None, options: tuple[str, 
                 la = game.legal_actions()
                 return PlayoutResult(seed, n, index, False, None,
                                      f"no legal move for {la.entity} in {la.step}")
-            passes = [m for m in moves if isinstance(m, Pass)]
-            others = [m for m in moves if not isinstance(m, Pass)]
-            if others and (not passes or rng.random() > pass_weight):
-                move = rng.choice(others)
-            else:
-                move = rng.choice(passes or moves)
+            move = pick_move(moves, rng, pass_weight)
             game.process(move)
             index += 1
             problems = violations(game, money)

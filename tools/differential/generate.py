@@ -1,7 +1,8 @@
 """Seeded random games with move biases, exported as 18xx.games files (tools/differential).
 
-The moves come from our engine (``Game.legal_moves``, the generator behind
-``desk18xx playout``); only the choice among them is biased here (`BIASES`).
+The moves come from our engine's offers (`desk18xx.commands.playout.draw_moves`,
+the generator behind ``desk18xx playout``: one move drawn from each allowed offer);
+only the choice among them is biased here (`BIASES`).
 Every game is played under ``compat_18xxgames`` (as imported games are), traced
 after every action (players' cash, share prices), replayed from its log,
 exported with our exporter (`desk18xx.io.transfer.export_text`) and read back
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from desk18xx.commands.playout import draw_moves
 from desk18xx.engine.actions import Action, Pass
 from desk18xx.engine.digest import state_digest
 from desk18xx.engine.game import Game, GameSetup
@@ -199,7 +201,7 @@ def play(title: str, seed: int, players: int, options: Sequence[str], bias: Bias
     try:
         with time_limit(seconds):
             while not game.finished and len(out.actions) < cap:
-                moves = game.legal_moves(rng)
+                moves = draw_moves(game, rng)
                 while moves:
                     move = choose(moves, rng, bias)
                     try:

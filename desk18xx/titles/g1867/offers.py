@@ -2,27 +2,41 @@
 
 Read-only: every function here looks at the game and never changes it.  The
 door in `desk18xx.engine.game.Game` processes an action of a type in `COVERED`
-only when it matches an allowed offer of the step that would take it, so share
-prices and percents (card: "SR Buy/sell shares", "OR Redeem"), start prices
-("SR Majors"), bids ("SR Minors", the private auction) and train prices ("OR
-Buy trains") come from here, never from the action.  Steps not listed in
-`_BUILDERS` (the merger round's share purchases) are left to their own checks.
+(every kind of move 1867 has) only when it matches an allowed offer of the step
+that would take it: share prices and percents (card: "SR Buy/sell shares", "OR
+Redeem"), start prices ("SR Majors"), bids ("SR Minors", the private auction),
+train prices ("OR Buy trains"), private prices ("OR Buy privates"), token costs
+and cities ("OR Tokens", home tokens), lays ("OR Lay track"), the trains of a
+run ("OR Run trains"), the dividend kinds ("OR Pay dividends"), discards, the
+token reduction, mergers, conversions and the consents of the merger round, and
+passes, come from here, never from the action.  Random play draws from the same
+offers (`random_offers`: the lays of a few hexes only).
 """
 
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.actions import (
     Action,
     Bid,
+    BuyCompany,
     BuyShares,
     BuyTrain,
+    Choose,
+    Convert,
+    DiscardTrain,
+    Dividend,
     LayTile,
+    Merge,
     Par,
+    Pass,
     PlaceToken,
+    RemoveToken,
+    RunRoutes,
     SellShares,
 )
 from desk18xx.engine.board_lite import TileShape, shape, stop_counts
@@ -30,9 +44,18 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import CellType
 from desk18xx.engine.offers import (
     BidOffer,
+    ChooseOffer,
+    CompanyOffer,
+    ConvertOffer,
+    DiscardOffer,
+    DividendOffer,
+    MergeOffer,
     Offer,
     ParCell,
     ParOffer,
+    PassOffer,
+    RemoveTokenOffer,
+    RouteOffer,
     ShareOffer,
     TileLayOffer,
     TokenOffer,
@@ -40,10 +63,24 @@ from desk18xx.engine.offers import (
     focus_of,
 )
 from desk18xx.engine.state import POOL, CorpKind, Share
+from desk18xx.engine.steps.discard import DiscardTrains
 from desk18xx.titles.g1867 import rules as R
+from desk18xx.titles.g1867.randomroutes import random_run
 from desk18xx.titles.g1867.steps.auction import INCREMENT, PrivateAuction
-from desk18xx.titles.g1867.steps.operating import RedeemShares
-from desk18xx.titles.g1867.steps.stock import BuySellParShares
+from desk18xx.titles.g1867.steps.merger import (
+    MergeStep,
+    PostMergerShares,
+    ReduceTokens,
+    treasury,
+)
+from desk18xx.titles.g1867.steps.operating import (
+    BuyCompanyBlocking,
+    BuyCompanyStep,
+    DividendStep,
+    RedeemShares,
+    RouteStep,
+)
+from desk18xx.titles.g1867.steps.stock import BuySellParShares, HomeToken, MajorTrainless
 from desk18xx.titles.g1867.steps.track import TokenStep, Track
 from desk18xx.titles.g1867.steps.trains import BuyTrainStep
 
@@ -51,10 +88,11 @@ if TYPE_CHECKING:
     from desk18xx.engine.round import Step
     from desk18xx.titles.g1867.game import G1867
 
-_CLASSES: dict[str, type[Action]] = {c.type: c for c in (BuyShares, SellShares, Par, Bid,
-                                                         BuyTrain, PlaceToken, LayTile)}
+_CLASSES: dict[str, type[Action]] = {c.type: c for c in (
+    BuyShares, SellShares, Par, Bid, BuyTrain, PlaceToken, LayTile, Pass, BuyCompany,
+    RunRoutes, Dividend, DiscardTrain, RemoveToken, Merge, Convert, Choose)}
 COVERED = frozenset(_CLASSES)
-"""The action types whose legality these offers decide (where `_BUILDERS` has the step)."""
+"""The action types whose legality these offers decide: every move of 1867."""
 
 CARD_SHARES = "the card, SR Buy/sell shares"
 
@@ -75,20 +113,26 @@ def target_step(gm: G1867, entity: str, cls: type[Action]) -> Step | None:
     return None
 
 
+def _builder(step: Step, action_type: str) -> _Builder | None:
+    if action_type == Pass.type:
+        return _passes
+    return _BUILDERS.get((type(step), action_type))
+
+
 def deciding_offers(gm: G1867, entity: str, action_type: str,
                     focus: str | None = None) -> tuple[Offer, ...] | None:
     """The offers that decide an action of ``action_type`` by ``entity`` (only those
-    about ``focus``, a corporation, company or train id, when given); None when the
-    step that would take it is not covered yet (its own checks decide)."""
+    about ``focus``, a corporation, company, train, city or hex, when given); None
+    for a type these offers do not decide."""
     cls = _CLASSES.get(action_type)
     if cls is None:
         return None
     step = target_step(gm, entity, cls)
     if step is None:
         return ()
-    build = _BUILDERS.get((type(step), action_type))
+    build = _builder(step, action_type)
     if build is None:
-        return None
+        return ()
     return tuple(build(gm, step, entity, focus))
 
 
@@ -97,18 +141,275 @@ def action_offers(gm: G1867, action: Action) -> tuple[Offer, ...] | None:
     return deciding_offers(gm, action.entity, action.type, focus_of(gm.shares, action))
 
 
+def _open_steps(gm: G1867, entity: str, wanted: Collection[str]) -> list[tuple[Step, str]]:
+    """(the step that would take it, action type) for each type of ``wanted`` that
+    ``entity`` may act with now: `target_step` for all of them in one walk."""
+    r = gm.round
+    if r is None or gm.finished:
+        return []
+    out: list[tuple[Step, str]] = []
+    claimed: set[str] = set()
+    for step in r.steps:
+        if not step.is_active(gm):
+            continue
+        for cls in step.legal(gm, entity):
+            if cls.type in wanted and cls.type not in claimed:
+                claimed.add(cls.type)
+                out.append((step, cls.type))
+        if step.is_blocking(gm):
+            break
+    return sorted(out, key=lambda pair: pair[1])
+
+
 def offers(gm: G1867, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
-    """Every covered offer of ``entity`` now (of ``types`` only, when given)."""
+    """Every offer of ``entity`` now (of ``types`` only, when given)."""
+    wanted = COVERED if types is None else frozenset(types) & COVERED
     out: list[Offer] = []
-    for action_type in sorted(COVERED if types is None else set(types) & COVERED):
-        found = deciding_offers(gm, entity, action_type)
-        if found:
-            out.extend(found)
+    for step, action_type in _open_steps(gm, entity, wanted):
+        build = _builder(step, action_type)
+        if build is not None:
+            out.extend(build(gm, step, entity, None))
+    return tuple(out)
+
+
+def random_offers(gm: G1867, entity: str, rng: random.Random,
+                  types: Collection[str] | None = None) -> tuple[Offer, ...]:
+    """The offers random play draws from: `offers`, with the lays of a few hexes
+    drawn with ``rng`` instead of every hex (listing every lay of every hex would
+    make a random game several times slower)."""
+    wanted = COVERED if types is None else frozenset(types) & COVERED
+    out: list[Offer] = []
+    for step, action_type in _open_steps(gm, entity, wanted):
+        if action_type == LayTile.type:
+            assert isinstance(step, Track)
+            out.extend(sample_lays(gm, step, entity, rng))
+            continue
+        build = _builder(step, action_type)
+        if build is not None:
+            out.extend(build(gm, step, entity, None))
     return tuple(out)
 
 
 def _by_number(shares: Iterable[Share]) -> list[Share]:
     return sorted(shares, key=lambda s: int(s.id.rsplit("_", 1)[1]))
+
+
+# -- every step: a pass, and the steps of the stock and merger rounds ----------------------
+def _passes(gm: G1867, step: Step, entity: str, focus: str | None = None) -> list[Offer]:
+    """End the step or the turn (the step takes a pass from ``entity`` now)."""
+    return [PassOffer()]
+
+
+def _city_id(gm: G1867, hex_id: str, city: int) -> str | None:
+    """The id players' actions name city ``city`` of ``hex_id`` by (None: none)."""
+    assert gm.board is not None
+    placed = gm.board.placed[hex_id]
+    names = [f"{placed.tile_id}-{city}"]
+    if city < len(placed.city_nodes):
+        names.insert(0, f"{placed.tile_id}-{placed.city_nodes[city]}")
+    for name in names:
+        try:
+            if gm.token_city(name) == (hex_id, city):
+                return name
+        except IllegalAction:
+            continue
+    return None
+
+
+def _home_tokens(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """A new company's home token in a city of its home hexes, free of tokens for a
+    minor (and for a major by the card; 18xx.games: a free slot), at no cost."""
+    assert isinstance(step, HomeToken)
+    pending = gm.pending_tokens
+    if not pending or pending[0][0] != corp or gm.board is None:
+        return []
+    cid, hexes = pending[0]
+    board = gm.board
+    cities: list[tuple[str, int, str]] = []
+    if focus is not None:
+        try:
+            hex_id, city = gm.token_city(focus)
+        except IllegalAction:
+            return []
+        cities.append((hex_id, city, focus))
+    else:
+        for hex_id in hexes:
+            for city in range(len(board.tokens[hex_id])):
+                city_id = _city_id(gm, hex_id, city)
+                if city_id is not None:
+                    cities.append((hex_id, city, city_id))
+    minor = gm.is_minor(cid)
+    rule = "the card, SR Minors" if minor else "the card, SR Majors"
+    out: list[Offer] = []
+    for hex_id, city, city_id in cities:
+        slots = board.tokens[hex_id][city]
+        free = tuple(i for i, s in enumerate(slots) if s is None)
+        why: str | None = None
+        if hex_id not in hexes:
+            why = f"{cid}'s home token goes on {' or '.join(hexes)}, not {hex_id}"
+        elif minor and len(free) < len(slots):
+            why = "a minor's home must be a city with no token"
+        elif not minor and not gm.config.compat_18xxgames and len(free) < len(slots):
+            why = "a major's home must be an unoccupied city"
+        elif not free:
+            why = f"no free token slot in {hex_id}"
+        out.append(TokenOffer(hex=hex_id, city=city_id, index=city, slots=free, cost=0,
+                              why_not=why, rule=rule))
+    return out
+
+
+def _nationalize(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """A trainless major's president may nationalise it (card: Nationalization)."""
+    assert isinstance(step, MajorTrainless)
+    if corp not in gm.trainless_major or focus not in (None, "nationalize"):
+        return []
+    skip = ("18xx.games would then hold the round until an undo (divergence D15)"
+            if step.keeps_turn(gm, corp) else None)
+    return [ChooseOffer(choice="nationalize", label=f"Nationalize {corp}",
+                        rule="the card, Nationalization", playout_skip=skip)]
+
+
+def _discards(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """One train of a company over its train limit goes to the pool."""
+    assert isinstance(step, DiscardTrains)
+    if corp not in gm.crowded_corps():
+        return []
+    return [DiscardOffer(train=tid, name=gm.trains[tid].name, rule="the card, Train limit")
+            for tid in gm.corps[corp].trains if focus in (None, tid)]
+
+
+def _post_merger_buys(gm: G1867, step: Step, player: str,
+                      focus: str | None = None) -> list[Offer]:
+    """After a merger or a conversion: one 10% treasury share of the new major at
+    its price (card: Mergers)."""
+    assert isinstance(step, PostMergerShares)
+    sid = step.buyable(gm, player)
+    if sid is None:
+        return []
+    cid = step.corporation()
+    if focus not in (None, cid):
+        return []
+    price = gm.price(cid)
+    equal = frozenset(s for s in treasury(gm, cid)[:2] if gm.shares[s].percent == 10)
+    return [ShareOffer(kind="buy", corporation=cid, shares=(sid,), percent=10, price=price,
+                       total=price, source=cid, fungible=equal | {sid},
+                       rule="the card, Mergers")]
+
+
+def _removals(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """A merged major takes tokens off down to two, in different hexes (card: Mergers)."""
+    assert isinstance(step, ReduceTokens)
+    if corp != step.current_entity(gm) or gm.board is None:
+        return []
+    at: tuple[str, int] | None = None
+    if focus is not None:
+        try:
+            at = gm.token_city(focus)
+        except IllegalAction:
+            return []
+    out: list[Offer] = []
+    for token in gm.corps[corp].tokens:
+        if token.hex is None or token.city is None:
+            continue
+        if at is not None and at != (token.hex, token.city):
+            continue
+        slots = gm.board.tokens[token.hex][token.city]
+        city_id = focus if focus is not None else _city_id(gm, token.hex, token.city)
+        if corp not in slots or city_id is None:
+            continue
+        why = None if step.removal_ok(gm, corp, token) \
+            else f"{corp} must keep two tokens in different hexes"
+        out.append(RemoveTokenOffer(hex=token.hex, city=city_id, slot=slots.index(corp),
+                                    why_not=why, rule="the card, Mergers"))
+    return out
+
+
+def _merges(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """A minor names a connected minor to merge with, or the major its conversion or
+    merger forms (card: Mergers)."""
+    assert isinstance(step, MergeStep)
+    if step.consent is not None or corp != step.current_entity(gm):
+        return []
+    rule = "the card, Mergers"
+    if step.converting or step.merge_major:
+        why: str | None = None
+        if step.merge_major and not step.feasible(gm):
+            why = "merge impossible: no player can become president"
+        return [MergeOffer(corporation=m, role="major", why_not=why, rule=rule)
+                for m in step.majors_available(gm) if focus in (None, m)]
+    owner = gm.owner(corp)
+    out: list[Offer] = []
+    for other in step.candidates(gm, corp):
+        if focus not in (None, other):
+            continue
+        # by 18xx.games' rules a merge without president stays broken: random play
+        # merges only one owner's minors there (by the card it is undone)
+        skip = ("18xx.games keeps a merge without president broken"
+                if gm.config.compat_18xxgames and gm.owner(other) != owner else None)
+        out.append(MergeOffer(corporation=other, rule=rule, playout_skip=skip))
+    return out
+
+
+def _converts(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """A minor priced $100-165 converts into a major (card: Mergers)."""
+    assert isinstance(step, MergeStep)
+    if corp != step.current_entity(gm) or step.merging is not None:
+        return []
+    why = None if step.can_convert(gm, corp) else f"{corp} cannot convert at its price"
+    return [ConvertOffer(why_not=why, rule="the card, Mergers")]
+
+
+def _consents(gm: G1867, step: Step, player: str, focus: str | None = None) -> list[Offer]:
+    """The owner of a minor asked to merge consents or refuses (card: "all owners
+    willing")."""
+    assert isinstance(step, MergeStep)
+    if step.consent is None or player != step.consent[1]:
+        return []
+    minor = step.consent[0]
+    return [ChooseOffer(choice=c, label=f"{c.capitalize()} ({minor})",
+                        rule="the card, Mergers")
+            for c in ("consent", "refuse") if focus in (None, c)]
+
+
+# -- operating round: privates, runs, dividends -------------------------------------------
+def _companies(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """A private from a player, $1 up to its face value and the company's cash."""
+    assert isinstance(step, BuyCompanyStep)
+    if not step.can_buy(gm, corp):
+        return []
+    cash = gm.cash[corp]
+    out: list[Offer] = []
+    for cid in step.purchasable(gm):
+        if focus not in (None, cid):
+            continue
+        company = gm.companies[cid]
+        assert company.owner is not None
+        out.append(CompanyOffer(company=cid, seller=company.owner, min_price=1,
+                                max_price=min(company.value, cash),
+                                rule="the card, OR Buy privates"))
+    return out
+
+
+def _runs(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """The trains that have not run this round (the revenue is recomputed from the
+    routes, card: OR Run trains)."""
+    assert isinstance(step, RouteStep)
+    if corp != step.current_entity(gm):
+        return []
+    trains = tuple(t for t in gm.corps[corp].trains if not gm.trains[t].operated)
+    return [RouteOffer(trains=trains, rule="the card, OR Run trains",
+                       find=functools.partial(random_run, gm, corp))]
+
+
+def _dividends(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """Pay out, half pay or withhold the run's revenue (card: OR Pay dividends)."""
+    assert isinstance(step, DividendStep)
+    if corp != step.current_entity(gm):
+        return []
+    revenue = step.revenue(gm)
+    return [DividendOffer(kind=k, revenue=revenue, kept=step.kept(gm, corp, k, revenue),
+                          rule="the card, OR Pay dividends")
+            for k in step.KINDS if focus in (None, k)]
 
 
 # -- stock round -------------------------------------------------------------------------
@@ -229,7 +530,8 @@ def _sr_bids(gm: G1867, step: Step, player: str, focus: str | None = None) -> li
     if step.auctioning is not None:
         minimum = max(step.bids.values()) + INCREMENT
         return [BidOffer(company=step.auctioning, minimum=minimum, maximum=cash,
-                         step=INCREMENT, target="corporation", rule="the card, SR Minors")]
+                         step=INCREMENT, target="corporation", rule="the card, SR Minors",
+                         spread=0)]
     out: list[Offer] = []
     for cid in gm.available:
         if not gm.is_minor(cid) or gm.corps[cid].ipoed or focus not in (None, cid):
@@ -237,7 +539,8 @@ def _sr_bids(gm: G1867, step: Step, player: str, focus: str | None = None) -> li
         why = None if gm.home_token_locations(cid) else "no city is free for a minor's home token"
         out.append(BidOffer(company=cid, minimum=R.MIN_MINOR_BID, maximum=cash,
                             step=INCREMENT, target="corporation", why_not=why,
-                            rule="the card, SR Minors"))
+                            rule="the card, SR Minors",
+                            spread=(300 - R.MIN_MINOR_BID) // INCREMENT))
     return out
 
 
@@ -308,9 +611,11 @@ def _trains(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[
             continue
         t = gm.trains[tid]
         out.append(TrainOffer(train=tid, name=t.name, seller=t.owner, min_price=1,
-                              max_price=cash,
+                              max_price=cash, list_price=t.price,
                               why_not=full or ("not enough cash" if cash < 1 else None),
                               rule=rule))
+    if forced and focus is None:
+        out.append(PassOffer(why_not=f"{corp} has no train and must buy one", rule=rule))
     return out
 
 
@@ -489,6 +794,29 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
         refused=tuple(refused), turned=tuple(turned), copies=tuple(copies.items()))
 
 
+def sample_lays(gm: G1867, step: Track, corp: str, rng: random.Random, want: int = 3,
+                budget: int = 8) -> list[Offer]:
+    """The lay offers of up to ``budget`` hexes drawn with ``rng`` from those ``corp``
+    reaches, stopping at ``want`` hexes where some tile fits (random play)."""
+    if corp != step.current_entity(gm) or step.tile_lay() is None or gm.board is None:
+        return []
+    edges = step.connected_edges(gm, corp)
+    hexes = sorted(edges)
+    rng.shuffle(hexes)
+    out: list[Offer] = []
+    tried = 0
+    for hex_id in hexes:
+        if step.hex_problem(gm, hex_id) is not None:
+            continue
+        tried += 1
+        offer = lay_offer(gm, step, corp, hex_id, edges)
+        if offer.tiles:
+            out.append(offer)
+        if len(out) >= want or tried >= budget:
+            break
+    return out
+
+
 def _cash_words(gm: G1867, corp: str, problem: str) -> str:
     """"$20 needed, BO has $5" for a lay the company cannot pay, even with loans."""
     amount = problem.split("$", 1)[1].split(" ", 1)[0] if "$" in problem else "?"
@@ -508,5 +836,17 @@ _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (BuyTrainStep, BuyTrain.type): _trains,
     (TokenStep, PlaceToken.type): _tokens,
     (Track, LayTile.type): _lays,
+    (HomeToken, PlaceToken.type): _home_tokens,
+    (MajorTrainless, Choose.type): _nationalize,
+    (DiscardTrains, DiscardTrain.type): _discards,
+    (PostMergerShares, BuyShares.type): _post_merger_buys,
+    (ReduceTokens, RemoveToken.type): _removals,
+    (MergeStep, Merge.type): _merges,
+    (MergeStep, Convert.type): _converts,
+    (MergeStep, Choose.type): _consents,
+    (BuyCompanyStep, BuyCompany.type): _companies,
+    (BuyCompanyBlocking, BuyCompany.type): _companies,
+    (RouteStep, RunRoutes.type): _runs,
+    (DividendStep, Dividend.type): _dividends,
 }
-"""(step, action type) -> the offers of that step for that type."""
+"""(step, action type) -> the offers of that step for that type (a pass: `_passes`)."""
