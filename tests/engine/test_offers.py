@@ -6,17 +6,43 @@ import dataclasses
 
 import pytest
 
-from desk18xx.engine.actions import Bid, BuyShares, BuyTrain, LayTile, Par, Pass, SellShares
+from desk18xx.engine.actions import (
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    Convert,
+    DiscardTrain,
+    Dividend,
+    LayTile,
+    Merge,
+    Par,
+    Pass,
+    RemoveToken,
+    Route,
+    RunRoutes,
+    SellShares,
+)
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.offers import (
     BidOffer,
+    ChooseOffer,
+    CompanyOffer,
+    ConvertOffer,
+    DiscardOffer,
+    DividendOffer,
+    MergeOffer,
     ParCell,
     ParOffer,
     PassOffer,
+    RemoveTokenOffer,
+    RouteOffer,
     ShareOffer,
     TileLayOffer,
     TrainOffer,
     match_offer,
+    pick_move,
+    sample_moves,
     tile_name,
 )
 
@@ -189,3 +215,101 @@ def test_a_hex_closed_to_lays_gives_its_reason_and_other_hexes_are_not_offered()
 
 def test_tile_names_drop_only_the_copy_number() -> None:
     assert [tile_name(t) for t in ("57-1", "X1-0", "639", "B-5-2")] == ["57", "X1", "639", "B-5"]
+
+
+# -- random play draws from offers (Offer.sample, sample_moves, pick_move) ------------------
+def test_a_drawn_move_is_one_the_offer_accepts_and_the_draw_is_deterministic() -> None:
+    import random
+
+    bid = BidOffer(company="P1", minimum=20, maximum=100, step=5, spread=4)
+    used = TrainOffer(train="2-1", name="2", seller="CPR", min_price=1, max_price=500,
+                      list_price=80)
+    offers = (bid, used, OTTAWA, ISSUE, PassOffer())
+    for seed in range(40):
+        moves = sample_moves(offers, "1", "player", random.Random(seed))
+        assert moves == sample_moves(offers, "1", "player", random.Random(seed))
+        assert [type(m) for m in moves] == [Bid, BuyTrain, LayTile, SellShares, Pass]
+        for offer, move in zip(offers, moves, strict=True):
+            assert match_offer([offer], move) is offer
+        b, t = moves[0], moves[1]
+        assert isinstance(b, Bid) and 20 <= b.price <= 40 and b.price % 5 == 0
+        assert isinstance(t, BuyTrain) and 1 <= t.price <= 80  # never above the list price
+
+
+def test_a_bid_draw_keeps_to_the_step_counted_from_its_base() -> None:
+    import random
+
+    offer = BidOffer(company="P1", minimum=23, maximum=40, step=5, step_from=20, spread=9)
+    prices = {offer.sample("1", "player", random.Random(s)).price  # type: ignore[union-attr]
+              for s in range(60)}
+    assert prices == {25, 30, 35, 40}
+    assert BidOffer(company="P1", minimum=23, maximum=24, step=5, step_from=20).sample(
+        "1", "player", random.Random(0)) is None
+
+
+def test_disallowed_and_shunned_offers_give_no_move() -> None:
+    import random
+
+    rng = random.Random(0)
+    shunned = ChooseOffer(choice="nationalize", playout_skip="would stall the round")
+    closed = ChooseOffer(choice="nationalize", why_not="not trainless")
+    assert shunned.allowed and shunned.sample("GT", "corporation", rng) is not None
+    assert sample_moves((shunned, closed), "GT", "corporation", rng) == []
+    assert closed.sample("GT", "corporation", rng) is None
+
+
+def test_pick_move_prefers_others_to_a_pass() -> None:
+    import random
+
+    rng = random.Random(1)
+    moves = [Pass(entity="1"), Bid(entity="1", company="P1", price=20)]
+    picks = [pick_move(moves, rng, 0.25).type for _ in range(400)]
+    assert 50 < picks.count("pass") < 150
+    assert pick_move([Pass(entity="1")], rng).type == "pass"
+
+
+def test_a_run_is_checked_against_its_trains_and_draws_its_routes() -> None:
+    import random
+
+    found = (Route(train="2-0", connections=(("A1", "A2"),)),)
+    offer = RouteOffer(trains=("2-0", "3-1"), rule="the card, OR Run trains",
+                       find=lambda rng: found)
+    run = offer.sample("CPR", "corporation", random.Random(0))
+    assert run == RunRoutes(entity="CPR", entity_type="corporation", routes=found)
+    assert match_offer([offer], run) is offer
+    with pytest.raises(IllegalAction, match=r"^routes: train 4-0 cannot run now \(trains to "
+                                            r"run: 2-0, 3-1\) \(the card, OR Run trains\)$"):
+        match_offer([offer], RunRoutes(entity="CPR", routes=(Route(train="4-0"),)))
+    with pytest.raises(IllegalAction, match="^routes: train 2-0 runs twice"):
+        match_offer([offer], RunRoutes(entity="CPR", routes=found + found))
+    with pytest.raises(IllegalAction, match=r"^extra_revenue: this run adds \$0, not \$50"):
+        match_offer([offer], RunRoutes(entity="CPR", routes=found, extra_revenue=50))
+    assert RouteOffer(trains=()).sample("CPR", "corporation", random.Random(0)) == RunRoutes(
+        entity="CPR", entity_type="corporation")
+
+
+def test_dividend_private_discard_token_and_merger_offers_check_their_fields() -> None:
+    half = DividendOffer(kind="half", revenue=120, kept=60, rule="R")
+    assert match_offer([half], Dividend(entity="GT", kind="half")) is half
+    with pytest.raises(IllegalAction, match="not one of the moves"):
+        match_offer([half], Dividend(entity="GT", kind="payout"))
+    with pytest.raises(IllegalAction, match=r"^amount: a half of \$120 names none, not \$7"):
+        match_offer([half], Dividend(entity="GT", kind="half", amount=7))
+    private = CompanyOffer(company="P2", seller="1", min_price=1, max_price=40)
+    assert match_offer([private], BuyCompany(entity="GT", company="P2", price=40)) is private
+    with pytest.raises(IllegalAction, match=r"^price: P2 costs \$1 to \$40, not \$41$"):
+        match_offer([private], BuyCompany(entity="GT", company="P2", price=41))
+    assert [m.price for m in private.moves("GT", "corporation")] == [1, 40]  # type: ignore[attr-defined]
+    discard = DiscardOffer(train="2-0")
+    assert match_offer([discard], DiscardTrain(entity="GT", train="2-0")) is discard
+    with pytest.raises(IllegalAction, match="not one of the moves"):
+        match_offer([discard], DiscardTrain(entity="GT", train="2-1"))
+    token = RemoveTokenOffer(hex="F16", city="57-0-0", slot=1)
+    with pytest.raises(IllegalAction, match=r"^slot: the token in F16 is in slot 1, not 0"):
+        match_offer([token], RemoveToken(entity="GT", city="57-0-0", slot=0))
+    merge = MergeOffer(corporation="BBG")
+    assert match_offer([merge], Merge(entity="LPS", corporation="BBG")) is merge
+    with pytest.raises(IllegalAction, match="^minor: a merge names BBG only"):
+        match_offer([merge], Merge(entity="LPS", corporation="BBG", minor="KP"))
+    assert ConvertOffer().moves("LPS", "corporation") == (Convert(entity="LPS",
+                                                                  entity_type="corporation"),)
