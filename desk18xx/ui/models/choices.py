@@ -34,14 +34,18 @@ from desk18xx.engine.actions import (
     TakeLoan,
 )
 from desk18xx.engine.bidding import BidBoxView
-from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, LegalActions
-from desk18xx.engine.market import CellType
-from desk18xx.engine.offers import Offer, ParOffer, ShareOffer, match_offer
-from desk18xx.engine.state import DEPOT, POOL, CorpKind
+from desk18xx.engine.offers import (
+    BidOffer,
+    CompanyOffer,
+    DividendOffer,
+    Offer,
+    ParOffer,
+    ShareOffer,
+    TrainOffer,
+)
+from desk18xx.engine.state import DEPOT, POOL
 
-#: 1867: smallest opening bid for a minor in a stock round (card: "SR Minors").
-MIN_MINOR_BID = 100
 BID_STEP = 5
 
 
@@ -170,7 +174,6 @@ def turn_info(game: Game) -> TurnInfo:
         maker = _MAKERS.get(kind)
         if maker is not None:
             choices.extend(maker(game, entity, legal.details))
-    choices = _only_legal(game, choices)
     choices += _from_moves(game, entity, legal.types, choices)
     step_label = info.step_label
     consent = pending_consent(game)
@@ -268,120 +271,6 @@ def _legal_moves(game: Game, types: Collection[str] | None = None) -> list[Actio
     return moves
 
 
-#: Action types whose concrete moves the engine lists completely (no sampling).
-_EXACT = ("buy_shares", "sell_shares", "buy_train")
-
-
-def _key(action: Action) -> tuple[object, ...]:
-    match action:
-        case BuyShares():
-            return (action.type, action.shares)
-        case SellShares():
-            corp = action.shares[0].rpartition("_")[0] if action.shares else ""
-            return (action.type, corp)
-        case BuyTrain():
-            return (action.type, action.train, action.exchange)
-    return (action.type,)
-
-
-def _only_legal(game: Game, choices: list[Choice]) -> list[Choice]:
-    """Drop share and train choices the engine would refuse: by its offers where
-    they decide the action at the engine's door (`desk18xx.engine.offers`), else
-    by the title's move list.
-
-    Titles that list no moves (``legal_moves`` returns nothing) keep every
-    choice; the engine still refuses an illegal one when it is submitted.
-    """
-    samples = [_sample(c) for c in choices]
-    if not any(a is not None and a.type in _EXACT for a in samples):
-        return choices  # nothing to check: do not ask for (possibly costly) moves
-    decided = _by_offers(game, choices, samples)
-    undecided = [c for c, d in zip(choices, decided, strict=True) if d is _UNDECIDED]
-    by_moves = iter(_by_moves(game, undecided) if undecided else [])
-    out: list[Choice] = []
-    for d in decided:
-        kept = next(by_moves) if d is _UNDECIDED else d
-        if isinstance(kept, Choice):
-            out.append(kept)
-    return out
-
-
-_UNDECIDED = object()
-"""A choice no offer decides (`_by_offers`): the title's move list does."""
-
-
-def _decided(game: Game, sample: Action | None) -> tuple[Offer, ...] | None:
-    """The offers that decide ``sample`` at the engine's door, or None where the
-    title leaves it to its steps (then the move list decides)."""
-    if sample is None or sample.type not in game.offered_types():
-        return None
-    return game.deciding_offers(sample)
-
-
-def _by_offers(game: Game, choices: list[Choice], samples: list[Action | None]
-               ) -> list[object]:
-    """For each choice: itself (its spin fitted) when an allowed offer contains it,
-    None when the offers that decide it do not, `_UNDECIDED` when no offer decides it."""
-    out: list[object] = []
-    for c, sample in zip(choices, samples, strict=True):
-        offers = None if sample is None or sample.type not in _EXACT or c.disabled \
-            else _decided(game, sample)
-        if sample is None or offers is None:
-            out.append(_UNDECIDED)
-            continue
-        if isinstance(sample, SellShares) and c.spin is not None:
-            corp = sample.shares[0].rpartition("_")[0]
-            sizes = [len(o.shares) for o in offers
-                     if isinstance(o, ShareOffer) and o.allowed and o.kind == "sell"
-                     and o.corporation == corp and set(o.shares) <= o.fungible]
-            lo, _hi, step, default = c.spin
-            out.append(dataclasses.replace(c, spin=(lo, max(sizes), step,
-                                                    min(default, max(sizes))))
-                       if sizes else None)
-            continue
-        try:
-            match_offer(offers, sample)
-        except IllegalAction:
-            out.append(None)
-            continue
-        out.append(c)
-    return out
-
-
-def _by_moves(game: Game, choices: list[Choice]) -> list[Choice | None]:
-    """:func:`_only_legal` by the title's move list, for what no offer decides: each
-    choice, or None where it is dropped."""
-    moves = _legal_moves(game, _EXACT)
-    if not moves and not _legal_moves(game):
-        return list(choices)
-    sell_max: dict[tuple[object, ...], int] = {}
-    keys = set()
-    for m in moves:
-        keys.add(_key(m))
-        if isinstance(m, SellShares):
-            k = _key(m)
-            sell_max[k] = max(sell_max.get(k, 0), len(m.shares))
-    out: list[Choice | None] = []
-    for c in choices:
-        sample = _sample(c)
-        if sample is None or sample.type not in _EXACT or c.disabled:
-            out.append(c)  # a greyed choice says why it is closed: keep it
-            continue
-        if isinstance(sample, BuyTrain) and game.trains[sample.train].owner not in (DEPOT,
-                                                                                   POOL):
-            out.append(c)  # company-to-company prices are sampled by the engine
-            continue
-        key = _key(sample)
-        if key not in keys:
-            out.append(None)
-            continue
-        if isinstance(sample, SellShares) and c.spin is not None:
-            lo, _hi, step, default = c.spin
-            c = dataclasses.replace(c, spin=(lo, sell_max[key], step, default))
-        out.append(c)
-    return out
-
-
 def _map_types(game: Game) -> tuple[str, ...]:
     """Action types done on the map for this game (routes only where they can be built)."""
     from desk18xx.ui.models.routes import can_build
@@ -425,17 +314,22 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
     """A button for one engine move; bids and private purchases get an amount field."""
     group = move.type.replace("_", " ").capitalize()
     if isinstance(move, Bid):
-        cash = game.cash.get(entity, 0)
-        lo = move.price
-        hi = lo + max(0, cash - lo) // BID_STEP * BID_STEP
         what = move.company or move.corporation or move.minor or ""
-        return Choice(f"Bid on {what}", _price_of(move), group, spin=(lo, hi, BID_STEP, lo))
-    if isinstance(move, BuyCompany) and move.company in game.companies:
-        company = game.companies[move.company]
-        hi = max(1, min(company.value, game.cash.get(entity, 0)))
-        seller = game.name_of(company.owner) if company.owner else "the bank"
-        return Choice(f"Buy {company.name} from {seller}", _price_of(move), "Buy a private",
-                      spin=(1, hi, 1, hi), hint=f"face value ${company.value}")
+        offer = next((o for o in _offers_of(game, entity, Bid.type)
+                      if isinstance(o, BidOffer) and o.concerns(move)), None)
+        if offer is None:
+            return Choice(f"Bid on {what} (${move.price})", _fixed(move), group)
+        hi = max(move.price, offer.maximum - (offer.maximum - move.price) % max(1, offer.step))
+        return Choice(f"Bid on {what}", _price_of(move), group,
+                      spin=(move.price, hi, max(1, offer.step), move.price))
+    if isinstance(move, BuyCompany):
+        offer_c = next((o for o in _offers_of(game, entity, BuyCompany.type)
+                        if isinstance(o, CompanyOffer) and o.company == move.company), None)
+        if offer_c is not None:
+            return _company_choice(game, entity, offer_c)
+        private = game.view().private(move.company or "")
+        name = private.name if private is not None else move.company
+        return Choice(f"Buy {name} for ${move.price}", _fixed(move), "Buy a private")
     if isinstance(move, Par) and move.corporation:
         pars = game.par_options(entity, move.corporation)
         if pars:
@@ -444,14 +338,14 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
             first = next((p.share_price for p in pars if not p.problem), move.share_price)
             return Choice(f"Start {move.corporation}",
                           _par_at(entity, move.corporation, first), "Start a major",
-                          options=prices, hint=game.corps[move.corporation].name,
+                          options=prices, hint=entity_name(game, move.corporation),
                           disabled_options=closed)
     if isinstance(move, Merge) and move.corporation and game.view().acquires_minors():
         target = move.corporation  # 1822CA: a major acquires a minor, not a merger
         return Choice(f"Acquire {entity_name(game, target)}", _fixed(move), "Acquire a minor",
                       hint=f"{entity_name(game, entity)} acquires {entity_name(game, target)}")
-    if isinstance(move, AcquireCompany) and move.company in game.companies:
-        c = game.companies[move.company]
+    c = game.view().private(move.company) if isinstance(move, AcquireCompany) else None
+    if isinstance(move, AcquireCompany) and c is not None:
         owner = f" from {game.name_of(c.owner)}" if c.owner else ""
         name = short_company_name(move.company, c.name)
         return Choice(f"Take over {move.company} ({name}){owner}", _fixed(move),
@@ -504,11 +398,6 @@ def _price_of(move: Bid | BuyCompany) -> Callable[[Value], Action]:
     return make
 
 
-def _startable(game: Game) -> tuple[str, ...]:
-    """Corporations that may be started now (1867 ``available``; empty elsewhere)."""
-    return game.view().startable()
-
-
 def _etype(game: Game, entity: str) -> str:
     return "player" if game.is_player(entity) else "corporation"
 
@@ -522,28 +411,17 @@ def _fixed(action: Action) -> Callable[[Value], Action]:
     return make
 
 
-def _minor_bid(entity: str, corp: str) -> Callable[[Value], Action]:
-    def make(value: Value) -> Action:
-        return Bid(entity=entity, price=int(value or MIN_MINOR_BID), corporation=corp)
-    return make
-
-
-def _sell(entity: str, ids: tuple[str, ...]) -> Callable[[Value], Action]:
-    def make(value: Value) -> Action:
-        n = int(value or 1)
-        return SellShares(entity=entity, shares=ids[:n], percent=10 * n)
-    return make
-
-
 def _par_at(entity: str, corp: str, default: str) -> Callable[[Value], Action]:
     def make(value: Value) -> Action:
         return Par(entity=entity, corporation=corp, share_price=str(value or default))
     return make
 
 
-def _train_at(entity: str, etype: str, train: str) -> Callable[[Value], Action]:
+def _train_at(entity: str, etype: str, train: str,
+              variant: str | None = None) -> Callable[[Value], Action]:
     def make(value: Value) -> Action:
-        return BuyTrain(entity=entity, entity_type=etype, train=train, price=int(value or 1))
+        return BuyTrain(entity=entity, entity_type=etype, train=train, price=int(value or 1),
+                        variant=variant)
     return make
 
 
@@ -571,7 +449,7 @@ def _box_bids(game: Game, entity: str, view: BidBoxView) -> list[Choice]:
     if view.acting != entity:
         return []
     me = view.bidder(entity)
-    free = me.available if me is not None else game.cash.get(entity, 0)
+    free = me.available if me is not None else game.view().player(entity).cash
     out = []
     for box in view.boxes:
         lo = box.min_bid
@@ -613,192 +491,238 @@ def _short_of(game: Game, entity: str, lo: int, most: int) -> str:
     return f"the lowest bid is ${lo}; {game.name_of(entity)} can bid at most ${most}"
 
 
+_SAMPLES: dict[str, Callable[[str], Action]] = {
+    BuyShares.type: lambda e: BuyShares(entity=e),
+    SellShares.type: lambda e: SellShares(entity=e),
+    Par.type: lambda e: Par(entity=e),
+    Bid.type: lambda e: Bid(entity=e),
+    BuyCompany.type: lambda e: BuyCompany(entity=e),
+    Dividend.type: lambda e: Dividend(entity=e),
+    BuyTrain.type: lambda e: BuyTrain(entity=e),
+}
+
+
+def _offers_of(game: Game, entity: str, kind: str) -> tuple[Offer, ...]:
+    """The engine's offers of action type ``kind`` to ``entity`` now, as its door
+    decides them (empty where the title leaves the step to its own checks: the
+    panel then shows the engine's moves, `_from_moves`)."""
+    if kind not in game.offered_types():
+        return ()
+    return game.deciding_offers(_SAMPLES[kind](entity)) or ()
+
+
 def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    """A bid form per bid offer: the amounts run from the offer's minimum to its
+    maximum in its steps; greyed with the reason when it is closed."""
     view = game.bid_boxes()
     if view is not None:
         return _box_bids(game, entity, view)
-    cash = game.cash.get(entity, 0)
-    company = details.get("company")
-    if isinstance(company, str):
-        lo = int(str(details.get("min_bid", 0)))
-        top = int(str(details.get("max_bid", cash)))
-        hi = lo + (max(top, lo) - lo) // BID_STEP * BID_STEP
-        name = game.companies[company].name if company in game.companies else company
-        return [Choice(f"Bid on {name}", lambda v: Bid(entity=entity, price=int(v or lo),
-                                                        company=company),
-                       "Auction", spin=(lo, hi, BID_STEP, lo),
-                       hint=f"value ${game.companies[company].value}"
-                       if company in game.companies else "",
-                       disabled=_short_of(game, entity, lo, top))]
-    corp = details.get("corporation")
-    if isinstance(corp, str):
-        lo = int(str(details.get("min_bid", 0)))
-        hi = lo + (max(cash, lo) - lo) // BID_STEP * BID_STEP
-        return [Choice(f"Bid on {corp}", lambda v: Bid(entity=entity, price=int(v or lo),
-                                                        corporation=corp),
-                       "Auction", spin=(lo, hi, BID_STEP, lo),
-                       disabled=_short_of(game, entity, lo, cash))]
-    minors = [c for c, k in game.corps.items()
-              if k.kind is CorpKind.MINOR and not k.ipoed and not k.closed
-              and c in _startable(game)]
-    hi = MIN_MINOR_BID + (max(cash, MIN_MINOR_BID) - MIN_MINOR_BID) // BID_STEP * BID_STEP
+    auction = "min_bid" in details and ("company" in details or "corporation" in details)
     out = []
-    for cid in minors:
-        out.append(Choice(f"Auction {cid} ({game.corps[cid].name})",
-            _minor_bid(entity, cid),
-            "Start a minor", spin=(MIN_MINOR_BID, hi, BID_STEP, MIN_MINOR_BID),
-            hint=game.corps[cid].name,
-            disabled="" if cash >= MIN_MINOR_BID else
-            f"the opening bid is ${MIN_MINOR_BID}; {game.name_of(entity)} has ${cash}"))
+    for offer in _offers_of(game, entity, Bid.type):
+        if not isinstance(offer, BidOffer):
+            continue
+        lo, step = offer.minimum, max(1, offer.step)
+        base = lo if offer.step_from is None else offer.step_from
+        hi = max(lo, offer.maximum - (offer.maximum - base) % step)
+        why = offer.why_not or _short_of(game, entity, lo, offer.maximum)
+        what = offer.company
+        on_corp = offer.target == "corporation"
+        make = _bid_on(entity, what, on_corp, lo)
+        private = game.view().private(what)
+        if on_corp and not auction:
+            corp = game.view().corporation(what)
+            name = corp.name if corp is not None else what
+            out.append(Choice(f"Auction {what} ({name})", make, "Start a minor",
+                              spin=(lo, hi, step, lo), hint=name, disabled=why))
+            continue
+        label = private.name if private is not None else what
+        out.append(Choice(f"Bid on {label}", make, "Auction", spin=(lo, hi, step, lo),
+                          hint=f"value ${private.value}" if private is not None else "",
+                          disabled=why))
     return out
 
 
+def _bid_on(entity: str, what: str, on_corp: bool, lo: int) -> Callable[[Value], Action]:
+    def make(value: Value) -> Action:
+        price = int(value or lo)
+        return Bid(entity=entity, price=price, company=None if on_corp else what,
+                   corporation=what if on_corp else None)
+    return make
+
+
+def _where(game: Game, offer: ShareOffer) -> str:
+    if offer.source == offer.corporation:
+        return "treasury"
+    if offer.source == POOL:
+        return "market"
+    return game.name_of(offer.source)
+
+
 def _buy_shares(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    """A button per share offer (a purchase, or a company's redemption), greyed with
+    the engine's reason where it is closed."""
+    et = _etype(game, entity)
     out: list[Choice] = []
-    for cid, corp in game.corps.items():
-        if corp.kind is not CorpKind.MAJOR or not corp.ipoed or corp.closed:
+    for o in _offers_of(game, entity, BuyShares.type):
+        if not isinstance(o, ShareOffer) or o.kind not in ("buy", "redeem"):
             continue
-        price = game.market.price(cid) if cid in game.market.where else 0
-        for source, where in ((cid, "treasury"), (POOL, "market")):
-            shares = sorted((s for s in game.shares.values()
-                             if s.corp == cid and s.owner == source and not s.president),
-                            key=lambda s: s.id)
-            if not shares or game.cash.get(entity, 0) < price:
-                continue
-            sid = shares[0].id
-            out.append(Choice(f"Buy {cid} from the {where} (${price})",
-                              _fixed(BuyShares(entity=entity, shares=(sid,), percent=10)),
-                              "Buy a share", hint=f"{len(shares)} left"))
+        action = BuyShares(entity=entity, entity_type=et, shares=o.shares, percent=o.percent)
+        size = "" if o.percent == 10 else f" {o.percent}%"
+        left = len(o.fungible) or len(o.shares)
+        if o.kind == "redeem":
+            out.append(Choice(f"Redeem {o.corporation}{size} from the {_where(game, o)} "
+                              f"(${o.total})", _fixed(action), "Redeem shares",
+                              hint=f"{left} left", disabled=o.why_not or ""))
+            continue
+        out.append(Choice(f"Buy {o.corporation}{size} from the {_where(game, o)} (${o.total})",
+                          _fixed(action), "Buy a share", hint=f"{left} left",
+                          disabled=o.why_not or ""))
     return out
 
 
 def _sell_shares(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    """Per company, a count of plain certificates to sell (or issue) from the share
+    offers; a bundle with a director's certificate is a button of its own; greyed
+    with the engine's reason where no sale is open."""
+    et = _etype(game, entity)
+    by_corp: dict[str, list[ShareOffer]] = {}
+    for o in _offers_of(game, entity, SellShares.type):
+        if isinstance(o, ShareOffer) and o.kind in ("sell", "issue"):
+            by_corp.setdefault(o.corporation, []).append(o)
     out: list[Choice] = []
-    for cid, corp in game.corps.items():
-        if corp.kind is not CorpKind.MAJOR or not corp.operated:
-            continue
-        own = sorted((s for s in game.shares.values()
-                      if s.corp == cid and s.owner == entity and not s.president),
-                     key=lambda s: s.id)
-        if not own:
-            continue
-        price = game.market.price(cid) if cid in game.market.where else 0
-        ids = tuple(s.id for s in own)
-        out.append(Choice(f"Sell {cid} (${price} each)",
-                          _sell(entity, ids),
-                          "Sell shares", spin=(1, len(ids), 1, 1)))
+    for cid, offers in by_corp.items():
+        issue = offers[0].kind == "issue"
+        verb, group = ("Issue", "Issue shares") if issue else ("Sell", "Sell shares")
+        plain = {len(o.shares): o for o in offers if o.allowed
+                 and set(o.shares) <= (o.fungible or set(o.shares))
+                 and o.percent == 10 * len(o.shares)}
+        price = offers[0].price
+        counts = sorted(plain)
+        if counts:
+            bundles = tuple(plain[n].shares for n in counts)
+            out.append(Choice(f"{verb} {cid} (${price} each)", _sell_of(entity, et, bundles),
+                              group, spin=(counts[0], counts[-1], 1, counts[0])))
+        else:
+            closed = next((o for o in offers if o.why_not), None)
+            if closed is not None:
+                out.append(Choice(f"{verb} {cid} (${price} each)",
+                                  _fixed(SellShares(entity=entity, entity_type=et,
+                                                    shares=closed.shares,
+                                                    percent=closed.percent)),
+                                  group, disabled=closed.why_not or ""))
+        for o in offers:
+            if not o.allowed or len(o.shares) in plain and plain[len(o.shares)] is o:
+                continue
+            out.append(Choice(f"{verb} {o.percent}% of {cid} (${o.total})",
+                              _fixed(SellShares(entity=entity, entity_type=et,
+                                                shares=o.shares, percent=o.percent)),
+                              group, hint="hands over the director's certificate"))
     return out
+
+
+def _sell_of(entity: str, et: str, bundles: tuple[tuple[str, ...], ...]
+             ) -> Callable[[Value], Action]:
+    """The bundle of the chosen size (``bundles`` by rising size, from the offers)."""
+    def make(value: Value) -> Action:
+        n = int(value or len(bundles[0]))
+        ids = next((b for b in bundles if len(b) == n), bundles[0])
+        return SellShares(entity=entity, entity_type=et, shares=ids, percent=10 * len(ids))
+    return make
 
 
 def _par(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
-    offered = _par_offers(game, entity)
-    if offered is not None:
-        return offered
-    cells = [c for c in game.market.cells.values()
-             if c.types & {CellType.PAR, CellType.PAR_2}]
-    cells.sort(key=lambda c: -c.price)
-    cash = game.cash.get(entity, 0)
-    prices = tuple((c.id, f"${c.price} (costs ${2 * c.price})") for c in cells)
-    closed = tuple((c.id, f"costs ${2 * c.price}; {game.name_of(entity)} has ${cash}")
-                   for c in cells if 2 * c.price > cash)
-    open_ = [key for key, _text in prices if key not in dict(closed)]
-    out = []
-    for cid, corp in game.corps.items():
-        if corp.kind is not CorpKind.MAJOR or corp.ipoed or corp.closed:
-            continue
-        if cid not in _startable(game):
-            continue
-        if not open_:
-            continue
-        out.append(Choice(f"Start {cid}", _par_at(entity, cid, open_[0]),
-            "Start a major", options=prices, hint=corp.name, disabled_options=closed))
-    return out
-
-
-def _par_offers(game: Game, entity: str) -> list[Choice] | None:
     """Start choices from the engine's start offers (`desk18xx.engine.offers.ParOffer`):
-    each start price with its cost, greyed with the reason where it is closed; None
-    where the title's offers do not decide starts now."""
-    if Par.type not in game.offered_types():
-        return None
-    offers = game.deciding_offers(Par(entity=entity))
-    if offers is None:
-        return None
+    each start price with its cost, greyed with the reason where it is closed."""
     out: list[Choice] = []
-    for offer in offers:
+    for offer in _offers_of(game, entity, Par.type):
         if not isinstance(offer, ParOffer) or not offer.allowed:
             continue
         open_ = [c.share_price for c in offer.cells if c.why_not is None]
         if not open_:
             continue
-        corp = game.corps[offer.corporation]
+        corp = game.view().corporation(offer.corporation)
         out.append(Choice(
             f"Start {offer.corporation}", _par_at(entity, offer.corporation, open_[0]),
             "Start a major",
             options=tuple((c.share_price, f"${c.price} (costs ${c.cost})")
                           for c in offer.cells),
-            hint=corp.name,
+            hint=corp.name if corp is not None else offer.corporation,
             disabled_options=tuple((c.share_price, c.why_not) for c in offer.cells
                                    if c.why_not is not None)))
     return out
 
 
-def _dividend(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _buy_company(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    """A price field per private on offer (`desk18xx.engine.offers.CompanyOffer`)."""
+    return [_company_choice(game, entity, o) for o in _offers_of(game, entity, BuyCompany.type)
+            if isinstance(o, CompanyOffer)]
+
+
+def _company_choice(game: Game, entity: str, offer: CompanyOffer) -> Choice:
+    private = game.view().private(offer.company)
+    name = private.name if private is not None else offer.company
+    seller = game.name_of(offer.seller) if offer.seller else "the bank"
+    lo, hi = offer.min_price, max(offer.min_price, offer.max_price)
     et = _etype(game, entity)
-    return [Choice(label, _fixed(Dividend(entity=entity, entity_type=et, kind=kind)),
-                   "Dividend")
-            for kind, label in (("payout", "Pay out"), ("half", "Half pay"),
-                                ("withhold", "Withhold"))]
+
+    def make(value: Value) -> Action:
+        return BuyCompany(entity=entity, entity_type=et, company=offer.company,
+                          price=int(value or hi))
+    return Choice(f"Buy {name} from {seller}", make, "Buy a private", spin=(lo, hi, 1, hi),
+                  hint=f"face value ${private.value}" if private is not None else "",
+                  disabled=offer.why_not or "")
+
+
+_DIVIDEND_LABELS = {"payout": "Pay out", "half": "Half pay", "withhold": "Withhold"}
+
+
+def _dividend(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    """A button per dividend offer, greyed with the reason where it is closed (where
+    the title's offers do not decide dividends yet: the three kinds, the engine
+    refusing one it does not allow)."""
+    et = _etype(game, entity)
+    offers = [o for o in _offers_of(game, entity, Dividend.type) if isinstance(o, DividendOffer)]
+    if not offers:
+        return [Choice(label, _fixed(Dividend(entity=entity, entity_type=et, kind=kind)),
+                       "Dividend") for kind, label in _DIVIDEND_LABELS.items()]
+    return [Choice(_DIVIDEND_LABELS.get(o.kind, choice_label(o.kind)),
+                   _fixed(Dividend(entity=entity, entity_type=et, kind=o.kind, amount=o.amount)),
+                   "Dividend", disabled=o.why_not or "") for o in offers]
 
 
 def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+    """A button per train offer at its price (a trade-in names the train given), a
+    price field for a train from another company; greyed with the engine's reason."""
     et = _etype(game, entity)
+    view = game.view()
     out: list[Choice] = []
-    power = details.get("buying_power")
-    for t in game.depot_trains():
-        source = "the bank pool" if t.owner == POOL else "the bank"
-        short = (f"{entity_name(game, entity)} has ${power} to spend"
-                 if isinstance(power, int) and power < t.price else "")
-        out.append(Choice(f"Buy {_article(t.name)} {t.name} from {source} (${t.price})",
-                          _fixed(BuyTrain(entity=entity, entity_type=et, train=t.id,
-                                          price=t.price)),
-                          "Buy a train", disabled=short))
-        for own in (game.trains[tid] for tid in game.corps[entity].trains):
-            if own.name in t.discount:
-                net = t.price - t.discount[own.name]
-                out.append(Choice(f"Trade in {own.name} for a {t.name} (${net})",
-                                  _fixed(BuyTrain(entity=entity, entity_type=et, train=t.id,
-                                                  price=net, exchange=own.id)),
-                                  "Trade in a train"))
-    others = details.get("others")
-    if isinstance(others, list):  # 1867: any company's train, for $1 up to the cash
-        for entry in others:
-            if not isinstance(entry, dict):
-                continue
-            tid, seller = str(entry.get("train", "")), str(entry.get("owner", ""))
-            if tid not in game.trains:
-                continue
-            t = game.trains[tid]
-            hi = max(1, int(str(entry.get("max_price", game.cash.get(entity, 0)))))
-            out.append(Choice(f"Buy {entity_name(game, seller)}'s {t.name}",
-                              _train_at(entity, et, tid), "Buy from a company",
-                              spin=(1, hi, 1, min(hi, t.price)),
-                              hint=f"train {tid}; any price from $1 to ${hi}"))
-        return out
-    owner = game.owner(entity)
-    for cid, corp in game.corps.items():
-        if cid == entity or corp.closed or corp.kind is CorpKind.NATIONAL:
+    for o in _offers_of(game, entity, BuyTrain.type):
+        if not isinstance(o, TrainOffer):
             continue
-        if owner is None or game.owner(cid) != owner:
-            continue
-        for tid in corp.trains:
-            t = game.trains[tid]
-            if t.owner == DEPOT:
+        name = o.variant or o.name
+        why = o.why_not or ""
+        if o.price is not None:
+            action = BuyTrain(entity=entity, entity_type=et, train=o.train, price=o.price,
+                              variant=o.variant, exchange=o.exchange)
+            if o.exchange is not None:
+                given = view.train(o.exchange)
+                own = given.name if given is not None else o.exchange
+                out.append(Choice(f"Trade in {own} for a {name} (${o.price})", _fixed(action),
+                                  "Trade in a train", disabled=why))
                 continue
-            hi = max(1, game.cash.get(entity, 0))
-            out.append(Choice(f"Buy {entity_name(game, cid)}'s {t.name}",
-                              _train_at(entity, et, tid),
-                              "Buy from a company", spin=(1, hi, 1, min(hi, t.price))))
+            source = "the bank pool" if o.seller == POOL else (
+                "the bank" if o.seller == DEPOT else entity_name(game, o.seller))
+            out.append(Choice(f"Buy {_article(name)} {name} from {source} (${o.price})",
+                              _fixed(action), "Buy a train", disabled=why))
+            continue
+        lo, hi = o.min_price, max(o.min_price, o.max_price)
+        listed = o.list_price if o.list_price is not None else hi
+        out.append(Choice(f"Buy {entity_name(game, o.seller)}'s {name}",
+                          _train_at(entity, et, o.train, o.variant), "Buy from a company",
+                          spin=(lo, hi, 1, max(lo, min(hi, listed))),
+                          hint=f"train {o.train}; any price from ${lo} to ${hi}",
+                          disabled=why))
     return out
 
 
@@ -823,6 +747,7 @@ _MAKERS: dict[str, Callable[[Game, str, dict[str, object]], list[Choice]]] = {
     "par": _par,
     "dividend": _dividend,
     "buy_train": _buy_train,
+    "buy_company": _buy_company,
     "take_loan": _simple(TakeLoan, "Take a loan", "Loans"),
     "payoff_loan": _simple(PayoffLoan, "Repay a loan", "Loans"),
     "convert": _simple(Convert, "Convert to a major", "Merger"),

@@ -50,7 +50,7 @@ def turn_facts(game: Game, info: TurnInfo, actions: Sequence[Action]) -> list[st
     limit (and bidding cash in 1822CA's bid boxes); a company's cash, trains against
     the limit, tokens left and loans; the standing bid of an auction."""
     entity = info.entity
-    if entity is None or game.finished:
+    if entity is None or game.view().round().finished:
         return []
     lines: list[str] = []
     consent = pending_consent(game)

@@ -47,7 +47,7 @@ def lay_offers_of(game: Game, corp: str) -> tuple[TileLayOffer, ...]:
 def hex_offer_of(game: Game, corp: str, hex_id: str) -> TileLayOffer | None:
     """The engine's offer of a lay by ``corp`` on ``hex_id`` (None: no lay is open
     to it now), as the door would build it for a lay there."""
-    entity_type = "corporation" if corp in game.corps else "company"
+    entity_type = "corporation" if game.view().corporation(corp) is not None else "company"
     found = game.deciding_offers(LayTile(entity=corp, entity_type=entity_type, hex=hex_id))
     if not found:
         return None
