@@ -493,7 +493,11 @@ class Game:
         """Everyone who may act now, whose offers random play draws from: the entity
         the round waits for (title: also the companies acting for it, a private's
         ability); empty when the game is over."""
-        entity = self.legal_actions().entity
+        r = self.round
+        if r is None or self.finished:
+            return ()
+        step = r.active_step(self)  # legal_actions().entity, without the step's details
+        entity = None if step is None else step.current_entity(self)
         return () if entity is None else (entity,)
 
     def random_offers(self, entity: str, rng: Any,

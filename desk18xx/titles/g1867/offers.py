@@ -794,8 +794,8 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
         refused=tuple(refused), turned=tuple(turned), copies=tuple(copies.items()))
 
 
-def sample_lays(gm: G1867, step: Track, corp: str, rng: random.Random, want: int = 3,
-                budget: int = 8) -> list[Offer]:
+def sample_lays(gm: G1867, step: Track, corp: str, rng: random.Random, want: int = 2,
+                budget: int = 4) -> list[Offer]:
     """The lay offers of up to ``budget`` hexes drawn with ``rng`` from those ``corp``
     reaches, stopping at ``want`` hexes where some tile fits (random play)."""
     if corp != step.current_entity(gm) or step.tile_lay() is None or gm.board is None:
