@@ -287,6 +287,11 @@ class GameView:
         return {cid: m.price(cid) for cid in self._game.corps if cid in m.where}
 
     # -- the bank ------------------------------------------------------------------------
+    def phase_tiles(self) -> tuple[str, ...]:
+        """Tile colours of the phase now (cheap)."""
+        g = self._game
+        return tuple(g.phase.tiles) if g.phases else ()
+
     def bank_cash(self) -> int:
         """The bank's cash (cheap)."""
         return self._game.cash.get(BANK, 0)

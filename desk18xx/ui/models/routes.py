@@ -177,7 +177,7 @@ def stop_revenue(game: Game, hex_id: str) -> int:
     found = _placed(game, hex_id)
     if found is None:
         return 0
-    colors = [Color(c) for c in game.phase.tiles]
+    colors = [Color(c) for c in game.view().phase_tiles()]
     values = [n.revenue.value(colors) for n in found[0].nodes
               if n.kind is not NodeKind.JUNCTION]
     return max(values, default=0)
