@@ -182,6 +182,16 @@ class Consent:
 
 
 @dataclass(frozen=True, slots=True)
+class StandingBid:
+    """The high bid of an open auction."""
+
+    item: str
+    """The private or corporation auctioned."""
+    player: str
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
 class TileSupply:
     """One tile of the supply."""
 
@@ -344,6 +354,11 @@ class GameView:
         """Corporations a player may start now where the title limits them (1867's
         available minors and majors); empty elsewhere (title)."""
         return ()
+
+    def standing_bid(self) -> StandingBid | None:
+        """The high bid of the auction open now (1867: a private, or a minor in a
+        stock round), None before its first bid or without an auction (title)."""
+        return None
 
     def acquires_minors(self) -> bool:
         """True where a ``merge`` is a major acquiring a minor (1822CA), not a merger

@@ -166,3 +166,21 @@ def test_view_values_are_frozen_and_keep_their_moment() -> None:
         first.cash = 1  # type: ignore[misc]
     game.transfer(PLAYERS[0][0], BANK, 15)
     assert first.cash == 315 and view.player(PLAYERS[0][0]).cash == 300
+
+
+def test_1867_the_standing_bid_of_the_private_auction() -> None:
+    from desk18xx.engine.actions import Bid
+
+    game = _new("1867")
+    assert game.view().standing_bid() is None
+    legal = game.legal_actions()
+    item = legal.details["company"]
+    assert isinstance(item, str) and legal.entity is not None
+    game.process(Bid(entity=legal.entity, price=40, company=item))
+    top = game.view().standing_bid()
+    assert top is not None and (top.item, top.player, top.price) == (item, legal.entity, 40)
+    nxt = game.legal_actions().entity
+    assert nxt is not None and nxt != legal.entity
+    game.process(Bid(entity=nxt, price=45, company=item))
+    top = game.view().standing_bid()
+    assert top is not None and (top.player, top.price) == (nxt, 45)

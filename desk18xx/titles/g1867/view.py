@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from desk18xx.engine.board_lite import Board
 from desk18xx.engine.tiledef import HexDef
-from desk18xx.engine.view import GameView, TileSupply
+from desk18xx.engine.view import GameView, StandingBid, TileSupply
+from desk18xx.titles.g1867.steps.auction import PrivateAuction
+from desk18xx.titles.g1867.steps.stock import BuySellParShares
 
 if TYPE_CHECKING:
     from desk18xx.titles.g1867.game import G1867
@@ -41,6 +43,19 @@ class View1867(GameView):
     def startable(self) -> tuple[str, ...]:
         """The minors and majors available to start now."""
         return tuple(self._g.available)
+
+    def standing_bid(self) -> StandingBid | None:
+        """The high bid on the private or minor auctioned now (the first of equal bids
+        leads, card: "SR Minors")."""
+        r = self._g.round
+        step = None if r is None else r.active_step(self._g)
+        if not isinstance(step, PrivateAuction | BuySellParShares) \
+                or step.auctioning is None or not step.bids:
+            return None
+        top = max(step.bids.values())
+        who = next((p for p in step.order if step.bids.get(p) == top),
+                   next(p for p, v in step.bids.items() if v == top))
+        return StandingBid(step.auctioning, who, top)
 
     def _board(self) -> Board | None:
         board = self._g.board

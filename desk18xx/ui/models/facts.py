@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desk18xx.engine.actions import Action, Bid
+from desk18xx.engine.actions import Action
 from desk18xx.engine.game import Game
 from desk18xx.ui.models.choices import TurnInfo, deal_text, entity_name, pending_consent
 
@@ -20,25 +20,13 @@ class HighBid:
     price: int
 
 
-def high_bid(game: Game, info: TurnInfo, actions: Sequence[Action]) -> HighBid | None:
+def high_bid(game: Game, info: TurnInfo, actions: Sequence[Action] = ()) -> HighBid | None:
     """The standing bid on the item auctioned now (1867: a private in the private
-    auction, a minor in a stock round), or None before the first bid.
-
-    The engine tells the item and the next minimum bid; the standing bid is the last
-    bid on that item in the log (each item is auctioned once, and the high bidder
-    never acts until outbid), checked against that minimum.
-    """
-    d = info.details
-    item = d.get("company") or d.get("corporation")
-    if not isinstance(item, str) or d.get("dutch"):
-        return None
-    for action in reversed(actions):
-        if isinstance(action, Bid) and item in (action.company, action.corporation):
-            minimum = d.get("min_bid")
-            if isinstance(minimum, int) and action.price >= minimum:
-                return None  # not this auction's standing bid
-            return HighBid(game.name_of(action.entity), action.price)
-    return None
+    auction, a minor in a stock round), or None before the first bid: the game's
+    view says it (`desk18xx.engine.view.GameView.standing_bid`); ``info`` and
+    ``actions`` are not needed any more (kept for callers)."""
+    top = game.view().standing_bid()
+    return None if top is None else HighBid(game.name_of(top.player), top.price)
 
 
 def _money(value: int) -> str:
