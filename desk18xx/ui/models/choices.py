@@ -445,15 +445,17 @@ def _pass(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
 
 def _box_bids(game: Game, entity: str, view: BidBoxView) -> list[Choice]:
     """One bid form per boxed company, greyed with the reason when it is closed to
-    ``entity`` (1822CA rules 4.2); amounts run from the minimum to the free cash."""
+    ``entity`` (1822CA rules 4.2); amounts run from the minimum to the most the bid
+    offer allows (the free cash)."""
     if view.acting != entity:
         return []
-    me = view.bidder(entity)
-    free = me.available if me is not None else game.view().player(entity).cash
+    offers = {o.company: o for o in _offers_of(game, entity, Bid.type)
+              if isinstance(o, BidOffer)}
     out = []
     for box in view.boxes:
         lo = box.min_bid
-        hi = lo + max(0, free - lo) // view.step * view.step
+        offer = offers.get(box.company)
+        hi = lo if offer is None else max(lo, offer.maximum - (offer.maximum - lo) % view.step)
         name = short_company_name(box.company, box.name)
         top = next((b for b in box.bids if b.winning), None)
         hint = f"{box.company}: {name}"
@@ -462,7 +464,8 @@ def _box_bids(game: Game, entity: str, view: BidBoxView) -> list[Choice]:
         out.append(Choice(f"Bid on {box.company} ({name})",
                           _box_bid(entity, box.company, lo), "Bid boxes",
                           spin=(lo, hi, view.step, lo), hint=hint,
-                          disabled=box.problem or ""))
+                          disabled=box.problem or (offer.why_not if offer is not None
+                                                   else "") or ""))
     return out
 
 
