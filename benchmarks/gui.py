@@ -36,7 +36,8 @@ the steadier measure.
 the window of ``OLD_TREE`` (e.g. ``git archive <commit> | tar -x -C /tmp/old``) and
 of this tree (or ``$DESK18XX_ROOT``) measured in turns, :data:`PAIRED_ROUNDS` rounds,
 so that both see the same load.  ``NO_LAUNCH=1`` skips the launches of a plain run;
-``PROFILE=1`` profiles the timed actions (``PROFILE_SORT`` orders the table).
+``PROFILE=1`` profiles the timed actions (``PROFILE_SORT`` orders the table,
+``PROFILE_OUT`` names a file for the raw stats).
 """
 
 from __future__ import annotations
@@ -319,6 +320,8 @@ def measure_window(path: Path, quiet: bool = False) -> dict[str, Any]:
     if prof is not None:
         import pstats
 
+        if os.environ.get("PROFILE_OUT"):  # for pstats queries (callers, callees)
+            prof.dump_stats(os.environ["PROFILE_OUT"])
         pstats.Stats(prof).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(60)
     undos: list[list[float]] = [[] for _ in clocks]
     for _ in range(UNDOS):

@@ -41,6 +41,7 @@ from desk18xx.ui.docks.market import MarketWidget
 from desk18xx.ui.docks.sandbox import SandboxDock
 from desk18xx.ui.docks.study_tree import StudyTreeDock
 from desk18xx.ui.files import FileActions, header_of, user_settings
+from desk18xx.ui.insight import in_sight
 from desk18xx.ui.maplabels import MapLabels
 from desk18xx.ui.mapview.controller import MapController
 from desk18xx.ui.mapview.view import MapView
@@ -429,6 +430,9 @@ class MainWindow(QMainWindow):
         for key in ("players", "companies", "bank", "auction", "market", "tiles"):
             self.docks[key].visibilityChanged.connect(
                 lambda visible, key=key: self._dock_shown(key, visible))
+        # a tab brought to the front fills what it missed behind another one
+        self.docks["sheet"].visibilityChanged.connect(self.company_sheet.set_in_sight)
+        self.docks["bidboxes"].visibilityChanged.connect(self.bid_boxes.set_in_sight)
         self.session.state_changed.connect(self._state_changed)
         self.session.action_rejected.connect(self._rejected)
         self.session.game_replaced.connect(self._game_replaced)
@@ -650,7 +654,7 @@ class MainWindow(QMainWindow):
         """
         self._tables_source = (game, info)
         for key in ("players", "companies", "bank", "auction", "market", "tiles"):
-            if self.isVisible() and not self.docks[key].isVisible():
+            if self.isVisible() and not in_sight(self.docks[key]):  # closed, or behind a tab
                 self._stale_docks.add(key)
             else:
                 self._stale_docks.discard(key)

@@ -42,6 +42,8 @@ class NameLabel(QGraphicsItem):
         self.own_px = own_px
         """The pixel size of the tile's own name at zoom 1 (scene units)."""
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        # drawn once, then copied: a map repaint does not lay out ~80 names again
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(LABEL_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks reach the hex
         metrics = QFontMetricsF(_font())

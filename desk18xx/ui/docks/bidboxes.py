@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from desk18xx.engine.bidding import BidBoxView, BoxedCompany
 from desk18xx.engine.game import Game
+from desk18xx.ui.insight import in_sight
 from desk18xx.ui.models.choices import short_company_name
 from desk18xx.ui.models.tables import Row, RowsModel
 from desk18xx.ui.session import GameSession
@@ -166,7 +167,7 @@ class BidBoxesWidget(QWidget):
 
     def _state_changed(self, _count: int) -> None:
         self._pinned = None
-        if self.isVisible():
+        if in_sight(self):
             self.refresh()
         else:
             self._stale = True
@@ -174,7 +175,7 @@ class BidBoxesWidget(QWidget):
     def show_game(self, game: Game | None) -> None:
         """Show ``game`` (an earlier position) instead of the live one; None: live again."""
         self._pinned = game
-        if self.isVisible():
+        if in_sight(self):
             self.refresh()
         else:
             self._stale = True
@@ -182,6 +183,12 @@ class BidBoxesWidget(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         if self._stale:
+            self.refresh()
+
+    def set_in_sight(self, visible: bool) -> None:
+        """Its dock's tab came to the front: fill it if it missed moves (a dock's
+        ``visibilityChanged``)."""
+        if visible and self._stale and in_sight(self):
             self.refresh()
 
     def refresh(self) -> None:

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from desk18xx.engine.actions import Dividend, RunRoutes
 from desk18xx.engine.game import Game
+from desk18xx.ui.insight import in_sight
 from desk18xx.ui.session import GameSession
 from desk18xx.ui.tableviews import fit_columns
 
@@ -274,10 +275,20 @@ class CompanySheet(QWidget):
         self._state_changed(0)
 
     def _state_changed(self, _count: int) -> None:
-        if self.isVisible():
+        if in_sight(self):
             self.refresh()
         else:
             self._stale = True
+            self._timer.stop()
+
+    def set_in_sight(self, visible: bool) -> None:
+        """Its dock's tab came to the front (fill it if it missed moves) or went behind
+        another (nothing is read meanwhile): a dock's ``visibilityChanged``."""
+        if not visible:
+            self._timer.stop()
+            self._stale = True
+        elif self._stale and in_sight(self):
+            self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)

@@ -204,6 +204,9 @@ class CoordinateFrameItem(QGraphicsItem):
         self._left = hexgrid.center(hexgrid.Coord(self._min_col, 0), size)[0] - size
         self.setZValue(-1)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        # the board-wide frame is under every hex: paint only the letters in the
+        # exposed part (a hex redrawn repaints its own spot, not 60 labels)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
     def shape(self) -> QPainterPath:
         """Nothing to hit: clicks go to the hexes."""
@@ -225,11 +228,14 @@ class CoordinateFrameItem(QGraphicsItem):
         painter.setFont(font)
         painter.setPen(Qt.GlobalColor.darkGray)
         centre = int(Qt.AlignmentFlag.AlignCenter)
+        exposed = option.exposedRect
         for col in self._cols:
             x, _ = hexgrid.center(hexgrid.Coord(col, 0), s)
-            painter.drawText(QRectF(x - s, self._top - s * 0.55, 2 * s, s * 0.5), centre,
-                             hexgrid.column_name(col))
+            box = QRectF(x - s, self._top - s * 0.55, 2 * s, s * 0.5)
+            if box.intersects(exposed):
+                painter.drawText(box, centre, hexgrid.column_name(col))
         for row in self._rows:
             _, y = hexgrid.center(hexgrid.Coord(0, row), s)
-            painter.drawText(QRectF(self._left - s * 0.75, y - s * 0.3, s * 0.7, s * 0.6),
-                             centre, str(row))
+            box = QRectF(self._left - s * 0.75, y - s * 0.3, s * 0.7, s * 0.6)
+            if box.intersects(exposed):
+                painter.drawText(box, centre, str(row))

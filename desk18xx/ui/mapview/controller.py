@@ -45,6 +45,10 @@ from desk18xx.ui.models.tracks import TrackOptions
 from desk18xx.ui.routeworker import Proposal, RouteSearch, RouteSearchBar
 from desk18xx.ui.session import GameSession
 
+#: Milliseconds between a company reaching its run and its best-route search starting:
+#: time for the window to show the move first (a search takes far longer than this).
+AUTO_SEARCH_DELAY_MS = 40
+
 
 class MapController(QObject):
     """Turns map gestures into actions for the entity that must act.
@@ -177,8 +181,10 @@ class MapController(QObject):
                     and not any(r.stops for r in self._routes)):
                 self._auto_for = here
                 # after this update is painted: copying the game for the worker
-                # thread is not work the player should wait for to see the move
-                QTimer.singleShot(0, self, lambda: self._start_auto_search(here))
+                # thread (about 10 ms late in 1822CA) is not work the player should
+                # wait for to see the move, and a zero timer can come before the paint
+                QTimer.singleShot(AUTO_SEARCH_DELAY_MS, self,
+                                  lambda: self._start_auto_search(here))
         else:
             self._routes = []
             self._route_box.setVisible(False)
