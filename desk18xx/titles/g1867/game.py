@@ -623,10 +623,17 @@ class G1867(Game):
         return action_offers(self, action)
 
     def offered_types(self) -> frozenset[str]:
-        """Share actions, starts, bids and train purchases (`.offers.COVERED`)."""
+        """Every kind of move (`.offers.COVERED`)."""
         from desk18xx.titles.g1867.offers import COVERED
 
         return COVERED
+
+    def random_offers(self, entity: str, rng: Any,
+                      types: Collection[str] | None = None) -> tuple[Offer, ...]:
+        """The offers random play draws from: the lays of a few hexes (`.offers`)."""
+        from desk18xx.titles.g1867.offers import random_offers
+
+        return random_offers(self, entity, rng, types)
 
     def sandbox_lay(self, lay: LayTile) -> None:
         """Study mode's off-turn lay by this title's track rules (`.sandbox`)."""
@@ -682,12 +689,6 @@ class G1867(Game):
         return self.board.placed[hex_id].tile.nodes[node].kind
 
     # -- playouts and checks -------------------------------------------------------------
-    def legal_moves(self, rng: Any) -> list[Any]:
-        """Concrete legal actions for the entity that acts now (sampled where large)."""
-        from desk18xx.titles.g1867.moves import candidate_moves
-
-        return list(candidate_moves(self, rng))
-
     def title_violations(self) -> list[str]:
         """1867-specific invariants (checks.py)."""
         return checks.violations(self)
