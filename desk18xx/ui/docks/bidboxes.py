@@ -188,7 +188,7 @@ class BidBoxesWidget(QWidget):
     def set_in_sight(self, visible: bool) -> None:
         """Its dock's tab came to the front: fill it if it missed moves (a dock's
         ``visibilityChanged``)."""
-        if visible and self._stale and in_sight(self):
+        if visible and self._stale:
             self.refresh()
 
     def refresh(self) -> None:

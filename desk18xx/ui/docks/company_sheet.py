@@ -287,7 +287,7 @@ class CompanySheet(QWidget):
         if not visible:
             self._timer.stop()
             self._stale = True
-        elif self._stale and in_sight(self):
+        elif self._stale:
             self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
