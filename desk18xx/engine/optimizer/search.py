@@ -25,13 +25,18 @@
    as they come), a train alone in its track group its best route per bonus
    pattern.  A greedy start (each train the best route on the track left,
    every train first once, up to four trains) and a branch and bound over the
-   kept routes give a lower bound ``LB``.
+   kept routes, each cut list with a phantom (a route of key ``floor - 1`` that
+   clashes with nothing, standing for all it left out), give a lower bound
+   ``LB``; an answer without a phantom is proven best at once.
 3. **Proof.**  A better answer needs train ``t`` to earn at least
-   ``LB + 1 - (sum of the other trains' best)``; kinds whose kept list does
-   not reach that low are listed again down to it, and the branch and bound
-   runs on the complete lists.  Its bound at each level is the sum, over
-   the trains left, of the best route not clashing with the track taken
-   (bit sets per track piece).  Identical trains take routes in order.
+   ``LB + 1 - (what the other trains can earn together)``; kinds whose kept list
+   does not reach that low are listed again down to it.  Then a greedy start on
+   the whole lists may raise ``LB``, and a route stays only if its key plus, for
+   each other train, the best route of its list that leaves it free exceeds
+   ``LB`` (:func:`_consistent`: most of the long lists go); the branch and bound
+   runs on what is left.  Its bound at each level is the sum, over the trains
+   left, of the best route not clashing with the track taken (bit sets per
+   segment).  Identical trains take routes in order.
 
 **Run bonus.**  A company may earn besides its routes' revenue, depending on
 the whole set of routes (1822CA mail contracts: :meth:`TitleScoring.run_bonus`).
@@ -881,16 +886,21 @@ class _Near:
             cands = sorted(((value[o], d) for o, d in found.items()
                             if o != x and cost[o] and value[o] > 0), reverse=True)
             for d in range(1, self.most + 1):
-                placed: list[int] = []  # distances of the chosen stops, far first
+                # places 1..d as bits: a stop at distance ``dist`` takes the nearest free
+                # place at or beyond it (the places a stop may take all end at ``d``, so
+                # this fits a set of stops whenever any placing does)
+                free = (1 << (d + 1)) - 2
                 total = 0
+                left = d
                 for v, dist in cands:
                     if dist > d:
                         continue
-                    trial = sorted([*placed, dist], reverse=True)
-                    if all(dist_i <= d - i for i, dist_i in enumerate(trial)):
-                        placed = trial
+                    beyond = free >> dist << dist
+                    if beyond:
+                        free ^= beyond & -beyond
                         total += v
-                        if len(placed) == d:
+                        left -= 1
+                        if not left:
                             break
                 row[d] = total
         self._rows[x] = row
@@ -1180,6 +1190,21 @@ def _meets(problem: Problem) -> list[tuple[int, ...]]:
     return out
 
 
+Tables = dict[int, tuple[list[Candidate], dict[int, int], dict[int, int], list[int]]]
+"""``id`` of a list -> (the list, its :class:`_Conflicts` tables: per segment and per extra
+bit the routes using it, and the per-segment clash masks once made).  Kept for one
+search: its branch and bounds run on the same lists again (with phantoms, which use
+nothing, added at the end: :func:`_alias`)."""
+
+
+def _alias(tables: Tables | None, longer: list[Candidate], base: list[Candidate]) -> None:
+    """``longer`` is ``base`` with phantoms after it: the same tables."""
+    if tables is not None:
+        known = tables.get(id(base))
+        if known is not None and known[0] is base:
+            tables[id(longer)] = (longer, *known[1:])
+
+
 class _Conflicts:
     """Which routes of each list clash with a given route (share a piece of track or
     an extra bit).
@@ -1191,17 +1216,23 @@ class _Conflicts:
     bits (one-per-run bonuses, L-train cities) keep a table per bit.
     """
 
-    def __init__(self, problem: Problem, lists: list[list[Candidate]], groups: list[int]
-                 ) -> None:
+    def __init__(self, problem: Problem, lists: list[list[Candidate]], groups: list[int],
+                 tables: Tables | None = None) -> None:
         self._shift = 2 * problem.n_track
         self._meets = _meets(problem)
         self._lists = lists
         self._groups = groups
         self._segs: list[dict[int, int]] = []
         self._extras: list[dict[int, int]] = []
-        self._memo: list[list[int] | None] = [None for _ in lists]
+        self._memo: list[list[int]] = []
         shift = self._shift
         for lst in lists:
+            known = tables.get(id(lst)) if tables is not None else None
+            if known is not None and known[0] is lst:
+                self._segs.append(known[1])
+                self._extras.append(known[2])
+                self._memo.append(known[3])
+                continue
             seg_users: dict[int, list[int]] = {}
             extra_users: dict[int, list[int]] = {}
             for index, c in enumerate(lst):
@@ -1213,22 +1244,27 @@ class _Conflicts:
                     extra_users.setdefault(low, []).append(index)
                     e ^= low
             n = len(lst)
-            self._segs.append({k: _bitset(v, n) for k, v in seg_users.items()})
-            self._extras.append({k: _bitset(v, n) for k, v in extra_users.items()})
+            segs_d = {k: _bitset(v, n) for k, v in seg_users.items()}
+            extras_d = {k: _bitset(v, n) for k, v in extra_users.items()}
+            memo: list[int] = []
+            self._segs.append(segs_d)
+            self._extras.append(extras_d)
+            self._memo.append(memo)
+            if tables is not None:
+                tables[id(lst)] = (lst, segs_d, extras_d, memo)
 
     def _seg_masks(self, d: int) -> list[int]:
         """Per segment, the routes of list ``d`` whose track meets it (made on first use)."""
-        got = self._memo[d]
-        if got is None:
+        memo = self._memo[d]
+        if not memo:
             table = self._segs[d]
-            got = []
             for near in self._meets:
                 m = 0
                 for other in near:
                     m |= table.get(other, 0)
-                got.append(m)
-            self._memo[d] = got
-        return got
+                memo.append(m)
+        return memo
+
 
     def masks(self, d_i: int, j: int) -> list[int]:
         """Per list, the routes that clash with route ``j`` of list ``d_i``."""
@@ -1256,6 +1292,169 @@ class _Conflicts:
         return out
 
 
+    def mask(self, d_i: int, j: int, d: int) -> int:
+        """The routes of list ``d`` that clash with route ``j`` of list ``d_i``."""
+        c = self._lists[d_i][j]
+        m = 0
+        if self._groups[d] == self._groups[d_i] and c.segments:
+            seg_masks = self._seg_masks(d)
+            for si in c.segments:
+                m |= seg_masks[si]
+        e = c.track >> self._shift
+        if e:
+            extras = self._extras[d]
+            while e:
+                low = e & -e
+                m |= extras.get(low, 0)
+                e ^= low
+        return m
+
+
+GREEDY_TRIES = 32
+"""Routes tried first per train by the greedy start of :func:`_consistent`."""
+
+
+def _prefix(keys: list[int], y: int) -> int:
+    """The routes of a list (keys best first) whose key exceeds ``y``, as a bit set."""
+    lo, hi = 0, len(keys)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] > y:
+            lo = mid + 1
+        else:
+            hi = mid
+    return (1 << lo) - 1
+
+
+def _above(keys: list[int], classes: list[tuple[int, list[tuple[int, int]]]], i: int, y: int,
+           memo: dict[tuple[int, int], int]) -> int:
+    """The routes of a list whose key plus what the first ``i`` other lists leave them
+    exceeds ``y``; ``classes``: per other list, its number of trains and, per value, the
+    routes it leaves that value (disjoint bit sets)."""
+    if i == 0:
+        return _prefix(keys, y)
+    got = memo.get((i, y))
+    if got is None:
+        mult, by_value = classes[i - 1]
+        got = 0
+        for v, members in by_value:
+            got |= members & _above(keys, classes, i - 1, y - mult * v, memo)
+        memo[(i, y)] = got
+    return got
+
+
+def _consistent(problem: Problem, scoring: TitleScoring, lists: list[list[Candidate]],
+                groups: list[int], incumbent: list[Candidate | None],
+                cancel: Callable[[], bool] | None, tables: Tables | None = None
+                ) -> tuple[list[list[Candidate]], list[Candidate | None]]:
+    """The lists without the routes no assignment worth more than the best known can
+    use, and that best (``incumbent`` or better).
+
+    First a greedy start on the whole lists: each train in turn takes, after one of
+    the :data:`GREEDY_TRIES` best routes of the first, the best route the others left.
+
+    The lists must hold every route of such an assignment (the proof pass's lists).
+    A route ``r`` of a train can be in one only if ``key(r)`` plus, for each other
+    train, the best route of its list that does not clash with ``r`` (0 if none)
+    exceeds ``lb`` (keys bound what routes earn, the run bonus included).  Per pair
+    of lists, one sweep down the other list (best first) finds for every route of
+    this one the best route it leaves free (bit sets: the routes of this list still
+    clashing with everything so far); the sums are then formed per value class, not
+    per route.  Lists of identical trains (the same object) stay one object.
+    """
+    distinct: list[list[Candidate]] = []
+    distinct_groups: list[int] = []
+    count: list[int] = []
+    which: list[int] = []
+    for lst, group in zip(lists, groups, strict=True):
+        d = next((n for n, other in enumerate(distinct) if other is lst), -1)
+        if d < 0:
+            d = len(distinct)
+            distinct.append(lst)
+            distinct_groups.append(group)
+            count.append(0)
+        count[d] += 1
+        which.append(d)
+    if len(distinct) == 1 and count[0] == 1:
+        return lists, incumbent
+    conflicts = _Conflicts(problem, distinct, distinct_groups, tables)
+    k = len(lists)
+    lb = _value(scoring, incumbent)
+    for first in range(k):
+        if first and which[first] == which[first - 1]:
+            continue
+        order = [first, *(i for i in range(k) if i != first)]
+        d0 = which[first]
+        for j0 in range(min(GREEDY_TRIES, len(distinct[d0]))):
+            picks: list[Candidate | None] = [None] * k
+            confs = conflicts.masks(d0, j0)
+            picks[first] = distinct[d0][j0]
+            for i in order[1:]:
+                d = which[i]
+                free = ((1 << len(distinct[d])) - 1) & ~confs[d]
+                if not free:
+                    continue
+                j = (free & -free).bit_length() - 1
+                picks[i] = distinct[d][j]
+                confs = [c | m for c, m in zip(confs, conflicts.masks(d, j), strict=True)]
+            value = _value(scoring, picks)
+            if value > lb:
+                lb, incumbent = value, picks
+    _poll(cancel)
+    best = [lst[0].key if lst else 0 for lst in distinct]
+    out: list[list[Candidate]] = []
+    for a, lst_a in enumerate(distinct):
+        _poll(cancel)
+        n_a = len(lst_a)
+        if not n_a:
+            out.append(lst_a)
+            continue
+        full = (1 << n_a) - 1
+        others = [(d, count[d] - (d == a)) for d in range(len(distinct)) if count[d] - (d == a)]
+        rest_all = sum(m * best[d] for d, m in others)
+        keys_a = [c.key for c in lst_a]
+        classes_all: list[tuple[int, list[tuple[int, int]]]] = []
+        for d, mult in others:
+            rest = rest_all - mult * best[d]
+            unresolved = full
+            found: dict[int, int] = {}
+            lst_d = distinct[d]
+            n_d = len(lst_d)
+            for j, b in enumerate(lst_d):
+                # the routes that fail even if ``b`` is free for them: out of the sweep
+                hopeless = full & ~_prefix(keys_a, lb - rest - mult * b.key)
+                if unresolved & hopeless:
+                    found[b.key] = found.get(b.key, 0) | (unresolved & hopeless)
+                    unresolved &= ~hopeless
+                if not unresolved:
+                    break
+                if unresolved.bit_count() * 2 < n_d - j:
+                    # fewer routes left here than there: look up each one's best instead
+                    full_d = ((1 << n_d) - 1) & ~((1 << j) - 1)
+                    while unresolved:
+                        low = unresolved & -unresolved
+                        unresolved ^= low
+                        free = full_d & ~conflicts.mask(a, low.bit_length() - 1, d)
+                        v = lst_d[(free & -free).bit_length() - 1].key if free else 0
+                        found[v] = found.get(v, 0) | low
+                    break
+                clash = conflicts.mask(d, j, a)
+                free = unresolved & ~clash
+                if free:
+                    found[b.key] = found.get(b.key, 0) | free
+                    unresolved &= clash
+            if unresolved:
+                found[0] = found.get(0, 0) | unresolved  # nothing left free: the train rests
+            classes_all.append((mult, sorted(found.items(), reverse=True)))
+        keep = _above(keys_a, classes_all, len(classes_all), lb, {})
+        if keep == full:
+            out.append(lst_a)
+            continue
+        bits = bin(keep)[:1:-1]
+        out.append([lst_a[i] for i, ch in enumerate(bits) if ch == "1"])
+    return [out[d] for d in which], incumbent
+
+
 def _assign(
     problem: Problem,
     lists: list[list[Candidate]],
@@ -1264,6 +1463,7 @@ def _assign(
     cancel: Callable[[], bool] | None,
     progress: Progress | None,
     scoring: TitleScoring,
+    tables: Tables | None = None,
 ) -> tuple[list[Candidate | None], int, bool]:
     """Best choice of one route or none per list, no track shared (branch and bound).
 
@@ -1287,7 +1487,7 @@ def _assign(
             which.append(len(distinct))
             distinct.append(lst)
             distinct_groups.append(group)
-    conflicts = _Conflicts(problem, distinct, distinct_groups)
+    conflicts = _Conflicts(problem, distinct, distinct_groups, tables)
     full = [(1 << len(lst)) - 1 for lst in distinct]
     same_as_prev = [i > 0 and which[i] == which[i - 1] for i in range(k)]
     best: list[Candidate | None] = list(incumbent)
@@ -1375,24 +1575,15 @@ def _assign(
     return best, best_value[0], True
 
 
-def _proven(
-    problem: Problem,
-    scoring: TitleScoring,
-    trains: list[TrainSpec],
-    rep_of: dict[str, _Rep],
-    lists: list[list[Candidate]],
-    groups: list[int],
-    choice: list[Candidate | None],
-    total: int,
-    cancel: Callable[[], bool] | None,
-) -> tuple[bool, list[list[Candidate]]]:
-    """True when no assignment beats ``total`` even with the routes the lists left out;
-    and the lists with their phantoms.
+def _phantoms(scoring: TitleScoring, trains: list[TrainSpec], rep_of: dict[str, _Rep],
+              lists: list[list[Candidate]], tables: Tables | None = None
+              ) -> tuple[list[list[Candidate]], bool]:
+    """The lists with their phantoms, and whether any list was cut.
 
     A cut list (the best ``keep`` routes) holds every route of key at least its
     floor; all the others are stood for by a phantom of key ``floor - 1`` that
-    clashes with nothing.  If the branch and bound finds nothing above ``total``
-    with the phantoms, the lists needed no more routes.
+    clashes with nothing (one per train of the list).  If the branch and bound finds
+    no better answer with a phantom than without, the lists needed no more routes.
     """
     extended: dict[int, list[Candidate]] = {}
     lo = scoring.run_bonus_floor() if scoring.has_run_bonus() else 0
@@ -1410,20 +1601,16 @@ def _proven(
                 key = r.floor - 1
                 got = lst + [Candidate(max(0, key - lo), 0, (), (), key, None, True)
                              for _ in range(count[id(r)])]
+                _alias(tables, got, lst)
                 any_phantom = True
             extended[id(lst)] = got
         out.append(got)
-    if not any_phantom:
-        return True, out
-    try:
-        best, value, done = _assign(problem, out, groups, choice, cancel, None, scoring)
-    except _Stopped:
-        return False, out
-    return done and value <= total and not any(c is not None and c.phantom for c in best), out
+    return out, any_phantom
 
 
 def _others_best(problem: Problem, scoring: TitleScoring, lists: list[list[Candidate]],
-                 groups: list[int], cancel: Callable[[], bool] | None) -> list[int] | None:
+                 groups: list[int], cancel: Callable[[], bool] | None,
+                 tables: Tables | None = None) -> list[int] | None:
     """Per train, the most the other trains can earn together (their lists with
     phantoms: an upper bound); None when cancelled."""
     out: list[int] = []
@@ -1433,7 +1620,7 @@ def _others_best(problem: Problem, scoring: TitleScoring, lists: list[list[Candi
         rest_groups = [groups[j] for j in range(k) if j != i]
         try:
             _best, value, done = _assign(problem, rest, rest_groups, [None] * (k - 1), cancel,
-                                         None, scoring)
+                                         None, scoring, tables)
         except _Stopped:
             return None
         if not done:
@@ -1521,17 +1708,31 @@ def solve(
         except _Stopped:
             complete = False
     groups = [rep_of[t.id].group for t in ordered_trains]
-    choice, total, done = _assign(problem, lists, groups, incumbent, cancel, progress, scoring)
+    tables: Tables = {}
+    proven = False
+    phantom_lists, cut = _phantoms(scoring, ordered_trains, rep_of, lists, tables)
+    first: tuple[list[Candidate | None], int, bool] | None = None
+    if complete and k > 1 and cut:
+        # the kept routes and a phantom per cut list (every route it left out): an
+        # answer without a phantom is the best there is
+        best, value, done = _assign(problem, phantom_lists, groups, incumbent, cancel, None,
+                                    scoring, tables)
+        if not any(c is not None and c.phantom for c in best):
+            first = best, value, done
+            proven = done
+        elif not done:
+            first = incumbent, _value(scoring, incumbent), False
+    if first is None:
+        first = _assign(problem, lists, groups, incumbent, cancel, progress, scoring, tables)
+        proven = first[2] and k > 1 and not cut
+    choice, total, done = first
     complete = complete and done
     best_note[0] = total
-    proven, phantom_lists = (_proven(problem, scoring, ordered_trains, rep_of, lists, groups,
-                                     choice, total, cancel) if complete and k > 1
-                             else (False, lists))
-    if proven:
+    if proven and complete:
         stats["phantom_proof"] = 1.0
     elif complete and k > 1:
         # what the others can earn together bounds what a better answer leaves this one
-        others = _others_best(problem, scoring, phantom_lists, groups, cancel)
+        others = _others_best(problem, scoring, phantom_lists, groups, cancel, tables)
         total_best = sum(rep_of[t.id].best for t in trains)
         lo, hi = scoring.run_bonus_floor(), scoring.run_bonus_total()
         rev_best = sum(max(0, rep_of[t.id].best - lo) for t in trains)
@@ -1558,8 +1759,14 @@ def solve(
         if again:
             complete = run_pass(list(again), (0.5, 0.9), again)
             lists = [rep_of[t.id].routes for t in ordered_trains]
+            if complete:
+                try:
+                    lists, choice = _consistent(problem, scoring, lists, groups, choice, cancel,
+                                                tables)
+                except _Stopped:
+                    complete = False
             choice, total, done = _assign(problem, lists, groups, choice, cancel, progress,
-                                          scoring)
+                                          scoring, tables)
             complete = complete and done
     routes = []
     for t, c in zip(ordered_trains, choice, strict=True):
