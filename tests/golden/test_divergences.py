@@ -199,7 +199,8 @@ def test_d31_an_exported_first_8_nationalises_a_trainless_last_operator() -> Non
     """D31: CPR, the OR's last company, passes; the CN exports the first 8 and
     CPR's 4 rusts while minor LPS holds a train. On 18xx.games closing LPS passes
     the round's steps, and 1867's buy-train pass nationalises the trainless
-    operator at once: only CNR and GTR choose. Card mode lets CPR choose too."""
+    operator at once: only CNR and GTR choose, then the round waits for the replaced
+    CPR (tests/titles/g1867/test_g1867_stale_trainless.py). Card mode lets CPR choose too."""
     name = "d31_1867_grid_first_8_export_nationalises_operator"
     game, _ = _load(name, 859)
     data = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
@@ -211,7 +212,7 @@ def test_d31_an_exported_first_8_nationalises_a_trainless_last_operator() -> Non
         g.process(last)
         assert g.phase.name == "8" and g.corps["LPS"].closed
     assert not game.corps["CPR"].floated
-    assert game.trainless_major == ["CNR", "GTR"]
+    assert game.trainless_major == ["CNR", "GTR", "CPR"]
     assert card.corps["CPR"].floated and "CPR" in card.trainless_major
 
 

@@ -119,6 +119,7 @@ def _force_next_entity_18xx(game: G1867) -> None:
     every step is passed, and 1867's ``BuyTrain#pass!`` nationalises the operator
     when it has no train (the 4s have just rusted); then the next company operates,
     unless the operator was the round's last."""
+    from desk18xx.titles.g1867.nationalization import nationalize
     from desk18xx.titles.g1867.rounds import OperatingRound
 
     rnd = game.round
@@ -126,7 +127,9 @@ def _force_next_entity_18xx(game: G1867) -> None:
     operator = rnd.operator()
     assert operator is not None
     if game.corps[operator].floated and not game.corps[operator].trains:
-        game.nationalize(operator, move_on=False)
+        # `event_minors_nationalized!` then restores its list of corporations, which
+        # holds the operator's replaced object: see `G1867.stale_trainless`
+        nationalize(game, operator, move_on=False, stale=True)
     if rnd.entity_index < len(rnd.entities) - 1:
         rnd.force_next_entity(game)
 

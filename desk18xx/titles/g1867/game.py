@@ -76,6 +76,10 @@ class G1867(Game):
         self.interest: dict[str, int] = {}
         self.trainless_major: list[str] = []
         self.trainless_nationalization = False
+        self.stale_trainless: dict[str, tuple[int, int, int, int, str]] = {}
+        """``compat_18xxgames`` (D31): majors nationalised while the first 8's minors
+        close, with their operating-order key then; 18xx.games keeps their replaced
+        objects and lists them among the trainless majors (`post_train_buy`)."""
         self.pending_tokens: list[tuple[str, tuple[str, ...]]] = []
         """(corporation, hexes) that must place a home token now."""
         self.game_end_trigger: tuple[str, str] | None = None
@@ -458,7 +462,10 @@ class G1867(Game):
                 self.trainless_major.append(c)
             else:
                 self.nationalize(c)
-        self.trainless_major.sort(key=lambda c: self.market.order_key(c, c))
+        stale, self.stale_trainless = self.stale_trainless, {}
+        self.trainless_major.extend(c for c in stale if c not in self.trainless_major)
+        self.trainless_major.sort(
+            key=lambda c: stale[c] if c in stale else self.market.order_key(c, c))
         self.trainless_nationalization = False
 
     # -- nationalisation (nationalization.py) ---------------------------------------------

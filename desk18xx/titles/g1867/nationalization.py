@@ -16,11 +16,13 @@ if TYPE_CHECKING:
 NATIONAL = "CN"
 
 
-def nationalize(game: G1867, cid: str, move_on: bool = True) -> None:
+def nationalize(game: G1867, cid: str, move_on: bool = True, stale: bool = False) -> None:
     """Nationalise ``cid``: repay, price moves, shareholders paid, CN takes tokens.
 
     When ``cid`` is the operator its turn ends, unless ``move_on`` is False
-    (18xx.games keeps the turn in one case, see ``MajorTrainless``).
+    (18xx.games keeps the turn in one case, see ``MajorTrainless``).  ``stale``
+    (``compat_18xxgames``, D31): 18xx.games will still list the major among the
+    trainless majors (see `G1867.stale_trainless`); its key there is noted.
     """
     corp = game.corps[cid]
     if not corp.floated or corp.closed:
@@ -33,6 +35,11 @@ def nationalize(game: G1867, cid: str, move_on: bool = True) -> None:
     game.loans_cancelled += corp.loans
     corp.loans = 0
     game.transfer(cid, BANK, game.cash[cid])
+    if stale and game.is_major(cid):
+        cell = game.market.cells[game.market.where[cid]]
+        # 18xx ``Corporation#sort_order_key`` of the replaced object: off its cell's
+        # list, so its place there counts as 0
+        game.stale_trainless[cid] = (-cell.price, -cell.col, cell.row, 0, cid)
     per_share = game.price(cid)
     for p in game.players:
         amount = game.num_shares_of(p.id, cid) * per_share

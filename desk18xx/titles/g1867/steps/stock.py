@@ -49,6 +49,11 @@ class MajorTrainless(Step):
     the round waits for good: 18xx.games accepts no action from it (the recorded
     entity names the restarted company), so players must undo (divergence D15).
     ``held`` is that major; only ``undo`` is open then.
+
+    ``compat_18xxgames`` (D31): a major nationalised while the first 8's minors
+    close stays listed among the trainless majors (18xx.games' replaced object,
+    `G1867.stale_trainless`); when its turn to choose comes, 18xx.games accepts no
+    action either, so only ``undo`` is open (`stale_head`).
     """
 
     def __init__(self, round_: Any) -> None:
@@ -64,14 +69,26 @@ class MajorTrainless(Step):
             return trainless[:1]
         return [self.held]
 
+    def stale_head(self, game: Game) -> str | None:
+        """The first trainless major when it is one already nationalised (D31)."""
+        trainless = g(game).trainless_major
+        if trainless and not g(game).corps[trainless[0]].floated:
+            return trainless[0]
+        return None
+
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         trainless = g(game).trainless_major
+        stale = self.stale_head(game)
+        if stale is not None:
+            return (Undo,) if entity == stale else ()
         if entity in trainless:
             return (Pass, Choose)
         return (Undo,) if entity == self.held and not trainless else ()
 
     def details(self, game: Game, entity: str) -> dict[str, Any]:
         if entity == self.held and not g(game).trainless_major:
+            return {"held": entity}
+        if entity == self.stale_head(game):
             return {"held": entity}
         return {"choices": ["nationalize"]}
 
@@ -86,6 +103,11 @@ class MajorTrainless(Step):
         if self.held is not None and not gm.trainless_major:
             raise IllegalAction(f"18xx.games accepts no action from the nationalised "
                                 f"{self.held} that kept the turn; undo the nationalisation")
+        stale = self.stale_head(game)
+        if stale is not None:
+            raise IllegalAction(f"18xx.games accepts no action while the nationalised "
+                                f"{stale} is still listed among the trainless majors (D31); "
+                                f"undo to before the first 8")
         match action:
             case Pass():
                 gm.trainless_major.remove(action.entity)
