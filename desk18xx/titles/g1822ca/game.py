@@ -1105,21 +1105,29 @@ class G1822CA(Game):
             raise IllegalAction(f"{corp} cannot pay ${total} for this tile")
         map_lay_tile(board, hex_id, tile_id, rotation, self.track_rules)
         self.token_graph.clear()  # 18xx ``Tracker#lay_tile`` clears the graph
-        self.remove_extra_tokens(hex_id)
+        self.remove_extra_tokens(hex_id, lay=True)
         if total:
             self.transfer(corp, BANK, total)
         self.update_qmoo_home(hex_id)
 
-    def remove_extra_tokens(self, hex_id: str) -> None:
+    def remove_extra_tokens(self, hex_id: str, lay: bool = False) -> None:
         """RB 5.7.36: a company left with two tokens in one station (merged by an
         upgrade, or beside its destination token) returns one to its charter, unrefunded
         (18xx G1822 ``remove_extra_tokens!``: never the destination token; the newest of
-        its tokens goes back, priced $100)."""
+        its tokens goes back, priced $100).
+
+        ``lay`` (after a tile lay) under ``compat_18xxgames``: destination tokens are
+        not counted.  18xx.games lifts them off a destination hex before the lay and
+        puts them back after this check (G1822CA ``preprocess_action``,
+        ``@pending_destination_tokens``), so an upgrade merging a company's normal
+        token with its destination token (Winnipeg W1 to W3) keeps both."""
         board = self.map
         st = board.hex(hex_id)
+        lifted = lay and self.config.compat_18xxgames
         for city in range(len(st.tokens)):
-            here = [t.corp for t in st.tokens[city] if t is not None] + [
-                t.corp for t in st.extra_tokens[city] if t.kind == "destination"]
+            here = [t.corp for t in st.tokens[city] if t is not None
+                    and not (lifted and t.kind == "destination")] + [
+                t.corp for t in st.extra_tokens[city] if t.kind == "destination" and not lifted]
             for corp in sorted(set(here)):
                 for _ in range(here.count(corp) - 1):
                     cur = board.hex(hex_id)
