@@ -179,13 +179,17 @@ def _delta(ours: dict[str, int], theirs: dict[str, int]) -> dict[str, list[int |
 
 
 def classify(generated_actions: Sequence[Mapping[str, Any]], mode: str,
-             verdict: dict[str, Any]) -> str | None:
-    """A likely cause of a divergence, from signatures seen before (a hint, not proof)."""
+             verdict: dict[str, Any], stop: str | None = None) -> str | None:
+    """A likely cause of a divergence, from signatures seen before (a hint, not proof);
+    ``stop`` is why our side stopped early, if it did."""
     kind = verdict.get("verdict")
     div = verdict.get("divergence")
     if kind == "reference time limit":
         return "no divergence seen: the reference's time limit ran out before the end " \
                "(rerun with a longer --reference-time-limit)"
+    if kind == "unfinished, traces equal" and stop and "in MajorTrainless" in stop:
+        return "both stop at the reference's dead end: a major nationalised at the first 8 " \
+               "is still listed among the trainless majors (D31)"
     if isinstance(kind, str) and kind.startswith("unfinished"):
         return "no divergence seen: our side stopped at a limit (" + \
             ("traces equal" if kind.endswith("equal") else "trace lengths differ") + ")"
@@ -356,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                       for v in row.get("reference", {}).values()):
                 actions = json.loads(file.read_text(encoding="utf-8"))["actions"]
                 for mode, verdict in row["reference"].items():
-                    verdict["likely"] = classify(actions, mode, verdict)
+                    verdict["likely"] = classify(actions, mode, verdict, row.get("stop"))
         print(table(done))
         return 0
     if args.out is None:
@@ -409,7 +413,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                               args.fix_city_ids)
                     row["reference"][mode] = compare(gen, answer)
                     row["reference"][mode]["likely"] = classify(gen.actions, mode,
-                                                                row["reference"][mode])
+                                                                row["reference"][mode],
+                                                                gen.stop)
             rows.append(row)
             with report.open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps(row) + "\n")

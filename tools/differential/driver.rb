@@ -53,6 +53,10 @@ def snapshot(game)
   prices = {}
   (game.corporations + (game.minors || [])).uniq.each do |c|
     next if c.closed?
+    # a corporation object the game has replaced (1867's reset_corporation; D31:
+    # event_minors_nationalized! restores its old list) is no company any more:
+    # an action naming it reaches the new object, the market no longer holds it
+    next if c.corporation? && !game.corporation_by_id(c.id).equal?(c)
 
     price = c.share_price&.price
     prices[c.id.to_s] = price if price
