@@ -494,24 +494,13 @@ def _short_of(game: Game, entity: str, lo: int, most: int) -> str:
     return f"the lowest bid is ${lo}; {game.name_of(entity)} can bid at most ${most}"
 
 
-_SAMPLES: dict[str, Callable[[str], Action]] = {
-    BuyShares.type: lambda e: BuyShares(entity=e),
-    SellShares.type: lambda e: SellShares(entity=e),
-    Par.type: lambda e: Par(entity=e),
-    Bid.type: lambda e: Bid(entity=e),
-    BuyCompany.type: lambda e: BuyCompany(entity=e),
-    Dividend.type: lambda e: Dividend(entity=e),
-    BuyTrain.type: lambda e: BuyTrain(entity=e),
-}
-
-
 def _offers_of(game: Game, entity: str, kind: str) -> tuple[Offer, ...]:
     """The engine's offers of action type ``kind`` to ``entity`` now, as its door
     decides them (empty where the title leaves the step to its own checks: the
     panel then shows the engine's moves, `_from_moves`)."""
     if kind not in game.offered_types():
         return ()
-    return game.deciding_offers(_SAMPLES[kind](entity)) or ()
+    return game.offers(entity, (kind,))
 
 
 def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
