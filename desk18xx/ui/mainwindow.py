@@ -331,8 +331,17 @@ class MainWindow(QMainWindow):
                                       "tokens into view")
         self.follow_action.toggled.connect(
             lambda on: self.settings().setValue("map/follow", "true" if on else "false"))
+        self.overview_action = QAction("Overview &map", self)
+        self.overview_action.setCheckable(True)
+        self.overview_action.setToolTip("The whole board in the map's corner, the part in "
+                                        "view framed: click or drag there to move the map")
+        self.overview_action.setChecked(
+            str(self.settings().value("map/overview", "true")).lower() == "true")
+        self.map_view.overview.set_enabled(self.overview_action.isChecked())
+        self.overview_action.toggled.connect(self._overview_toggled)
         for a in (zoom_in, zoom_out, fit, readable):
             view.addAction(a)
+        view.addAction(self.overview_action)
         view.addAction(self.follow_action)
         view.addSeparator()
         self.choices_action = QAction("Go to the &choices", self)
@@ -351,6 +360,10 @@ class MainWindow(QMainWindow):
         for study_dock in (self.study_tree, self.compare):
             if study_dock is not None:
                 view.addAction(study_dock.toggleViewAction())
+
+    def _overview_toggled(self, on: bool) -> None:
+        self.map_view.overview.set_enabled(on)
+        self.settings().setValue("map/overview", "true" if on else "false")
 
     def focus_choices(self) -> bool:
         """Show the turn panel and put the keyboard focus on its first open choice."""

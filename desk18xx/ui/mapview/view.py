@@ -37,6 +37,7 @@ from desk18xx.ui.mapview.overlays import (
     TokenSlotItem,
     fan_centres,
 )
+from desk18xx.ui.mapview.overview import MapOverview
 
 #: MIME type of a tile dragged from the tray (payload: the tile name, UTF-8).
 TILE_MIME = "application/x-desk18xx-tile"
@@ -120,6 +121,8 @@ class MapView(QGraphicsView):
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
             shortcut.setEnabled(False)
             shortcut.activated.connect(self.confirm_requested.emit)
+        self.overview = MapOverview(self, self.centre_on_point)
+        """The whole board in the corner, the part in view framed (click to move)."""
         self._fitted = False
         """True while the whole board is shown (kept so on resize)."""
         self._readable = False
@@ -137,6 +140,7 @@ class MapView(QGraphicsView):
         if self._scene is not None and set(self._scene.hex_ids()) == {
                 s.hex.id for s in board.hex_states()}:
             self._scene.refresh(board)
+            self.overview.board_changed()
             return
         old = self._scene
         self._clear_overlays()
@@ -146,6 +150,7 @@ class MapView(QGraphicsView):
         if old is not None:
             old.deleteLater()
         self.default_view()
+        self.overview.set_scene(self._scene)
 
     def hex_size(self) -> float:
         """Scene units from a hex centre to a corner."""
@@ -281,6 +286,11 @@ class MapView(QGraphicsView):
             elif any(m is not None and m.owner == corp for row in state.tokens for m in row):
                 tokens.append(hid)
         return homes + tokens
+
+    def centre_on_point(self, point: QPointF) -> None:
+        """Scroll so that scene ``point`` is in the middle (the overview's click)."""
+        self._fitted = self._readable = False
+        self.centerOn(point)
 
     def centre_on_hex(self, hex_id: str) -> None:
         """Scroll so that ``hex_id`` is in the middle."""
@@ -458,6 +468,7 @@ class MapView(QGraphicsView):
             self.fit()
         elif self._readable and self._scene is not None:
             self.default_view()
+        self.overview.follow()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
         delta = event.angleDelta().y()
