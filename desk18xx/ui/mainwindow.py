@@ -40,6 +40,7 @@ from desk18xx.ui.docks.compare import CompareDock
 from desk18xx.ui.docks.market import MarketWidget
 from desk18xx.ui.docks.sandbox import SandboxDock
 from desk18xx.ui.docks.study_tree import StudyTreeDock
+from desk18xx.ui.docktabs import TabFollower
 from desk18xx.ui.files import FileActions, header_of, user_settings
 from desk18xx.ui.insight import in_sight
 from desk18xx.ui.maplabels import MapLabels
@@ -165,6 +166,8 @@ class MainWindow(QMainWindow):
         self.sandbox: SandboxDock | None = None
         """Study mode's off-turn sandbox (Study > Sandbox, Ctrl+T)."""
         self._build_docks()
+        self.tabs = TabFollower(self, self.docks)
+        """Brings the tab the round wants to the front (bid boxes, privates, bank)."""
         self.files = FileActions(session, self)  # Save, e-mail, 18xx.games, autosave
         self._build_menus()
         self.statusBar().showMessage("Ready")
@@ -586,6 +589,7 @@ class MainWindow(QMainWindow):
         manifest = getattr(self.session.game.board, "manifest", None)
         if isinstance(manifest, Mapping):  # the tray's pictures, drawn while idle
             self.action_panel.tray.warm(_tray_order(manifest))
+        self.tabs.reset()  # the new game's first round brings its tabs forward
         boxes = self.docks["bidboxes"]
         if self.session.game.bid_boxes() is not None:
             if self._boxes_hidden_for_title:  # a player's own closing stays
@@ -624,9 +628,8 @@ class MainWindow(QMainWindow):
                                        told=told, places=lambda h: place(game, h)):
             self.log_view.scrollToBottom()
         auction = self._auction_text(info, high_bid(game, info, actions))
-        if auction and not self.auction_label.text():
-            self.docks["auction"].raise_()  # bring the auction tab forward when one opens
         self.auction_label.setText(auction)
+        self.tabs.follow(game, info, bool(auction))  # the tabs the round wants in front
         self.statusBar().showMessage(f"{info.round_label}: {info.entity_name} — "
                                      f"{info.step_label}" if info.entity else info.round_label)
         if game.finished:
