@@ -138,6 +138,9 @@ class MainWindow(QMainWindow):
         self.log_view = QListView()
         self.log_view.setModel(self.log_model)
         self.log_view.setUniformItemSizes(True)
+        # a long line ends in "…" (whole in its tooltip): never a sideways scroll bar
+        self.log_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.log_view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.log_view.setToolTip("Click: see the board then. Double-click: go back to there.")
         self.auction_label = QLabel("")
         self.auction_label.setWordWrap(True)
