@@ -113,7 +113,7 @@ def test_the_overview_draws_the_tiles_and_follows_a_lay(show_window, qtbot) -> N
     session.new_game(GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
                                imported.seed, tuple(imported.optional_rules) + IMPORT_OPTIONS),
                      raws[:lay_at])
-    win: MainWindow = show_window(session, size=(1280, 800))
+    win: MainWindow = show_window(session, size=(1600, 1000))  # hexes of a few pixels
     inset = win.map_view.overview
     lay = action_from_dict(raws[lay_at])
     assert isinstance(lay, LayTile)

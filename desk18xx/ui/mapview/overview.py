@@ -23,6 +23,8 @@ from desk18xx.ui.map.scene import MapScene
 
 #: Largest inset, in pixels (the board's shape decides which side is shorter).
 MAX_SIZE = QSize(200, 150)
+#: At most this part of the map's width and of its height.
+MAX_SHARE = 0.28
 #: Pixels between the inset and the map's edges.
 MARGIN = 6
 #: Milliseconds after a board change before the picture is drawn again (idle work).
@@ -107,9 +109,12 @@ class MapOverview(QWidget):
         self.update()
 
     def _size_for(self, rect: QRectF) -> QSize:
-        if rect.isEmpty():
+        port = self._view.viewport().size()  # a small map keeps most of itself in sight
+        w = min(MAX_SIZE.width(), port.width() * MAX_SHARE)
+        h = min(MAX_SIZE.height(), port.height() * MAX_SHARE)
+        if rect.isEmpty() or w <= 0 or h <= 0:
             return MAX_SIZE
-        k = min(MAX_SIZE.width() / rect.width(), MAX_SIZE.height() / rect.height())
+        k = min(w / rect.width(), h / rect.height())
         return QSize(max(20, round(rect.width() * k)), max(20, round(rect.height() * k)))
 
     # -- coordinates -------------------------------------------------------------------
