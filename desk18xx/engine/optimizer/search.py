@@ -21,7 +21,7 @@
    of one-per-run bonuses).  Trains that earn only at tokened cities (1822CA
    E-trains, :meth:`TitleScoring.contractible`) walk a graph of tokened
    cities joined by subset-minimal links instead (:mod:`.contract`).
-2. **First pass.**  Each train kind keeps its best 128 routes (its floor rises
+2. **First pass.**  Each train kind keeps its best 48 routes (its floor rises
    as they come), a train alone in its track group its best route per bonus
    pattern.  A greedy start (each train the best route on the track left,
    every train first once, up to four trains) and a branch and bound over the
@@ -1635,7 +1635,7 @@ def solve(
     *,
     progress: Progress | None = None,
     cancel: Callable[[], bool] | None = None,
-    keep: int = 128,
+    keep: int = 48,
 ) -> Result:
     """The routes for the company's trains that earn the most (see the module doc).
 
