@@ -50,7 +50,7 @@ def current(game: Game) -> str | None:
 
 
 def test_an_unconditional_share_pass_passes_for_its_player_all_stock_round() -> None:
-    rng = random.Random(1)
+    rng = random.Random(2)  # a seed where Cy is not first in the stock round
     game, played = to_stock_round(rng)
     cy = "3"
     assert current(game) != cy
