@@ -262,3 +262,24 @@ def test_progress_and_cancel() -> None:
     assert r.revenue == sum(x.revenue for x in r.routes)
     full = solve(p, S1867)
     assert full.complete and full.revenue >= r.revenue
+
+
+@pytest.mark.parametrize("seed", range(60, 100))
+def test_short_first_lists_match_brute_force(seed: int) -> None:
+    """``keep`` 1 or 2: the phantoms stand for almost everything, so the proof pass lists
+    again, its greedy start and consistency filter (:func:`search._consistent`) run,
+    and the answer is still the brute force's."""
+    rng = random.Random(seed)
+    stops, links = _grid(rng, rng.randint(6, 8))
+    menu = [train("2", 2), train("3", 3), train("4", 4), train("2+2", 2, mult=2), train("6", 6)]
+    picks = rng.sample(menu, k=rng.randint(2, 3))
+    trains = [TrainSpec(f"{t.name}-{i}", t.name, t.distance, t.multiplier, t.kind)
+              for i, t in enumerate(picks)]
+    if seed % 4 == 0:
+        trains.append(TrainSpec(f"{trains[0].name}-9", trains[0].name, trains[0].distance,
+                                trains[0].multiplier, trains[0].kind))
+    p = problem(stops, links, trains)
+    got = solve(p, S1867, keep=1 + seed % 2)
+    assert got.complete
+    assert got.revenue == brute_force(p, S1867)
+    assert got.revenue == solve(p, S1867).revenue
