@@ -10,7 +10,7 @@ import copy
 import dataclasses
 import math
 import os
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final
 
 from desk18xx.engine.actions import Action, LayTile, Route
@@ -623,24 +623,24 @@ class G1822CA(Game):
             return action
         return dataclasses.replace(action, entity=entity, auto_actions=autos)
 
-    def legal_moves(self, rng: Any) -> list[Action]:
-        """Concrete legal actions for whoever acts now (sampled where large)."""
-        from desk18xx.titles.g1822ca.moves import candidate_moves
-
-        return candidate_moves(self, rng)
-
-    def legal_moves_of(self, rng: Any, types: Iterable[str]) -> list[Action]:
-        """:meth:`legal_moves` of these types; a run's routes only when asked for."""
-        from desk18xx.titles.g1822ca.moves import candidate_moves
-
-        wanted = frozenset(types)
-        return [m for m in candidate_moves(self, rng, wanted) if m.type in wanted]
-
     def offers(self, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
         """What ``entity`` may do now (`.offers`)."""
         from desk18xx.titles.g1822ca.offers import offers
 
         return offers(self, entity, types)
+
+    def random_offers(self, entity: str, rng: Any,
+                      types: Collection[str] | None = None) -> tuple[Offer, ...]:
+        """The offers random play draws from: the lays of a few hexes (`.offers`)."""
+        from desk18xx.titles.g1822ca.offers import random_offers
+
+        return random_offers(self, entity, rng, types)
+
+    def acting_entities(self) -> tuple[str, ...]:
+        """The entity the round waits for and the privates acting for it (`.offers`)."""
+        from desk18xx.titles.g1822ca.offers import acting_entities
+
+        return acting_entities(self)
 
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` at the door (`.offers`)."""
@@ -649,7 +649,7 @@ class G1822CA(Game):
         return action_offers(self, action)
 
     def offered_types(self) -> frozenset[str]:
-        """Share actions, starts, bids and train purchases (`.offers.COVERED`)."""
+        """Every move kind (`.offers.COVERED`)."""
         from desk18xx.titles.g1822ca.offers import COVERED
 
         return COVERED

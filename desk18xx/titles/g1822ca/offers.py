@@ -13,25 +13,46 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import random
 from collections.abc import Callable, Collection, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import (
+    ACTION_TYPES,
+    STATE_NEUTRAL,
     Action,
+    Assign,
     Bid,
     BuyShares,
     BuyTrain,
+    Choose,
+    ChooseAbility,
+    Dividend,
+    HexToken,
     LayTile,
+    Merge,
     Par,
+    Pass,
+    PayoffPlayerDebt,
+    PayoffPlayerDebtPartial,
     PlaceToken,
+    RunRoutes,
     SellShares,
 )
+from desk18xx.engine.actions import AcquireCompany as AcquireCompanyAction
+from desk18xx.engine.actions import DiscardTrain as DiscardTrainAction
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.offers import (
     BidOffer,
+    ChooseOffer,
+    DiscardOffer,
+    DividendOffer,
+    MergeOffer,
     Offer,
     ParCell,
     ParOffer,
+    PassOffer,
+    RouteOffer,
     ShareOffer,
     TileLayOffer,
     TokenOffer,
@@ -41,16 +62,30 @@ from desk18xx.engine.offers import (
 from desk18xx.engine.state import DEPOT, POOL, Share
 from desk18xx.engine.tiledef import COLOR_ORDER, HexDef
 from desk18xx.titles.g1822ca import rules as R
-from desk18xx.titles.g1822ca.steps.acquisition import AcquisitionTrack
+from desk18xx.titles.g1822ca.steps.acquisition import (
+    AcquireCompany,
+    AcquisitionTrack,
+    Consent,
+    MinorAcquisition,
+    acquirable_privates,
+    deal_key,
+)
 from desk18xx.titles.g1822ca.steps.operating import (
+    AssignSawmill,
+    DestinationToken,
+    DividendStep,
     FirstTurnHousekeeping,
     IssueShares,
+    PendingToken,
+    RouteStep,
+    SpecialToken,
     SpecialTrack,
     TokenStep,
     TrackStep,
     grant_lays_left,
 )
-from desk18xx.titles.g1822ca.steps.stock import BuySellParShares
+from desk18xx.titles.g1822ca.steps.stock import BuySellParShares, ChooseDouble
+from desk18xx.titles.g1822ca.steps.stock import DiscardTrain as DiscardStep
 from desk18xx.titles.g1822ca.steps.trains import (
     BuyTrainStep,
     depot_offer,
@@ -65,10 +100,12 @@ if TYPE_CHECKING:
     from desk18xx.engine.round import Step
     from desk18xx.titles.g1822ca.game import G1822CA
 
-_CLASSES: dict[str, type[Action]] = {c.type: c for c in (BuyShares, SellShares, Par, Bid,
-                                                         BuyTrain, PlaceToken, LayTile)}
+_CLASSES: dict[str, type[Action]] = {
+    t: c for t, c in ACTION_TYPES.items()
+    if t not in STATE_NEUTRAL and t not in ("end_game", "undo", "redo")}
 COVERED = frozenset(_CLASSES)
-"""The action types whose legality these offers decide (where `_BUILDERS` has the step)."""
+"""The action types whose legality these offers decide: every move kind (a move no
+step takes now is refused, with the step's reason where it has one)."""
 
 POOL_LIMIT = 50
 """Most of a company the bank pool may hold (RB 4.4.2, 5.19.2)."""
@@ -113,13 +150,72 @@ def action_offers(gm: G1822CA, action: Action) -> tuple[Offer, ...] | None:
     return deciding_offers(gm, action.entity, action.type, focus_of(gm.shares, action))
 
 
+def _open_steps(gm: G1822CA, entity: str, wanted: Collection[str]) -> list[tuple[Step, str]]:
+    """(the step that would take it, action type) for each type of ``wanted`` that
+    ``entity`` may act with now: `target_step` for all of them in one walk."""
+    r = gm.round
+    if r is None or gm.finished:
+        return []
+    out: list[tuple[Step, str]] = []
+    claimed: set[str] = set()
+    for step in r.steps:
+        if not step.is_active(gm):
+            continue
+        for cls in step.legal(gm, entity):
+            if cls.type in wanted and cls.type not in claimed:
+                claimed.add(cls.type)
+                out.append((step, cls.type))
+        if step.is_blocking(gm):
+            break
+    return sorted(out, key=lambda pair: pair[1])
+
+
 def offers(gm: G1822CA, entity: str, types: Collection[str] | None = None) -> tuple[Offer, ...]:
-    """Every covered offer of ``entity`` now (of ``types`` only, when given)."""
+    """Every offer of ``entity`` now (of ``types`` only, when given)."""
+    wanted = COVERED if types is None else frozenset(types) & COVERED
     out: list[Offer] = []
-    for action_type in sorted(COVERED if types is None else set(types) & COVERED):
-        found = deciding_offers(gm, entity, action_type)
-        if found:
-            out.extend(found)
+    for step, action_type in _open_steps(gm, entity, wanted):
+        build = _BUILDERS.get((type(step), action_type))
+        if build is not None:
+            out.extend(build(gm, step, entity, None) or ())
+    return tuple(out)
+
+
+def random_offers(gm: G1822CA, entity: str, rng: random.Random,
+                  types: Collection[str] | None = None) -> tuple[Offer, ...]:
+    """The offers random play draws from: `offers`, with the lays of a few hexes drawn
+    with ``rng`` instead of every hex (listing every lay of every hex would make a
+    random game several times slower), and a deal refused this turn not put again."""
+    wanted = COVERED if types is None else frozenset(types) & COVERED
+    out: list[Offer] = []
+    for step, action_type in _open_steps(gm, entity, wanted):
+        if action_type == LayTile.type and type(step) in _LAY_KINDS:
+            out.extend(_lays_of(gm, _LAY_KINDS[type(step)](gm, step, entity), None, rng))
+            continue
+        build = _BUILDERS.get((type(step), action_type))
+        if build is not None:
+            out.extend(build(gm, step, entity, None) or ())
+    return tuple(out)
+
+
+def acting_entities(gm: G1822CA) -> tuple[str, ...]:
+    """Everyone who may act now: the entity the round waits for, the privates that act
+    for it (P10's token, P28's swap, a private's lay, P11's tax haven, P13's sawmill),
+    and a director raising money for a forced train (RB 5.15.5)."""
+    r = gm.round
+    if r is None or gm.finished:
+        return ()
+    step = r.active_step(gm)
+    entity = None if step is None else step.current_entity(gm)
+    if entity is None:
+        return ()
+    out = [entity]
+    out.extend(cid for cid, c in sorted(gm.companies.items())
+               if c.owner == entity and not c.closed)
+    if entity in gm.corps and isinstance(step, BuyTrainStep) and must_buy_train(gm, entity):
+        president = gm.president(entity)
+        if president is not None:
+            out.append(president)
     return tuple(out)
 
 
@@ -260,6 +356,18 @@ def _emergency_sells(gm: G1822CA, step: Step, player: str, focus: str | None = N
     return keep
 
 
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class IssueOffer(ShareOffer):
+    """An issue whose moves name the price the company receives, as 18xx.games writes
+    it (``reduced_bundle_price_for_market_drop``): an exported game replays the same."""
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        return (SellShares(entity=entity, entity_type=entity_type, shares=self.shares,
+                           percent=self.percent, share_price=self.price),)
+
+
 def _issues(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
     """Issue k treasury shares at the price after k steps left (RB 5.19.2)."""
     assert isinstance(step, IssueShares)
@@ -278,7 +386,7 @@ def _issues(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
         price = gm.market.relative(corp, False, ["left"] * k).price
         why = (f"the pool would hold more than {POOL_LIMIT}%" if pool + pct > POOL_LIMIT
                else None)
-        out.append(ShareOffer(
+        out.append(IssueOffer(
             kind="issue", corporation=corp, shares=tuple(s.id for s in part), percent=pct,
             price=price, total=price * k, source=corp, why_not=why, rule="RB 5.19",
             fungible=fungible, price_as_recorded=as_recorded))
@@ -397,13 +505,16 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
                                   variant=t.name, why_not=why, rule="RB 5.10"))
     between = None if gm.has_status("can_buy_trains") else \
         "trains change hands between companies from phase 3"
+    refused: set[tuple[str, str]] = getattr(step.round, "refused", set())
     for t in other_trains(gm, corp):
         if focus not in (None, t.id):
             continue
         out.append(TrainOffer(train=t.id, name=t.name, seller=t.owner, min_price=1,
                               max_price=cash, why_not=between or full or (
-                                  "not enough cash" if cash < 1 else None),
-                              rule="RB 5.10.4"))
+                                  "not enough cash" if cash < 1 else None) or (
+                                  f"{gm.president(t.owner)} refused this deal this turn"
+                                  if (BuyTrain.type, t.id) in refused else None),
+                              list_price=t.price, rule="RB 5.10.4"))
     flip = l_upgrade_price(gm)
     for t in gm.corp_trains(corp):
         if t.name == "L":
@@ -432,10 +543,10 @@ def _first_l(gm: G1822CA, step: Step, minor: str, focus: str | None = None) -> l
 def _tokens(gm: G1822CA, step: Step, corp: str,
             focus: str | None = None) -> list[Offer] | None:
     """A station token in a city the company reaches with a slot for it, at the
-    token's price (RB 5.8); P10's Winnipeg token is left to the step."""
+    token's price (RB 5.8); P10's Winnipeg token (`_winnipeg_tokens`)."""
     assert isinstance(step, TokenStep)
-    if corp in (R.WINNIPEG_TOKEN, R.TOKEN_SWAP):
-        return None
+    if corp == R.WINNIPEG_TOKEN:
+        return _winnipeg_tokens(gm, step, corp, focus)
     if not step.is_current(corp):
         return []
     tok = gm.corps[corp].next_token()
@@ -476,6 +587,10 @@ def _tokens(gm: G1822CA, step: Step, corp: str,
 
 # -- track -------------------------------------------------------------------------------
 LAY_RULE = "RB 5.7"
+TILE_HEX_PROBES = 8
+"""Reached hexes a random lay looks at, in random order (`random_offers`)."""
+TILE_HEXES_OFFERED = 2
+"""Hexes with a lay offered to random play per track decision."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -498,11 +613,15 @@ class _LayKind:
     rule: str = LAY_RULE
 
 
-def _lays_of(gm: G1822CA, kind: _LayKind, focus: str | None) -> list[Offer]:
+def _lays_of(gm: G1822CA, kind: _LayKind | None, focus: str | None,
+             rng: random.Random | None = None) -> list[Offer]:
     """One offer per hex ``kind.corp`` reaches (the focused hex only, and that tile
-    only, when ``focus`` is ``"HEX"`` or ``"HEX/TILE"``)."""
+    only, when ``focus`` is ``"HEX"`` or ``"HEX/TILE"``; with ``rng``, random play's
+    few: `TILE_HEX_PROBES` hexes drawn, the first `TILE_HEXES_OFFERED` with a lay)."""
     from desk18xx.engine.map.graph import graph_for
 
+    if kind is None:
+        return []
     reach = graph_for(gm.map).reach(kind.corp)
     if focus is not None:
         hex_id, tile, turn = _focus_parts(focus)
@@ -515,11 +634,20 @@ def _lays_of(gm: G1822CA, kind: _LayKind, focus: str | None) -> list[Offer]:
     hexes = sorted({str(h) for h in reach.edges} | token_hexes)
     if kind.only_hex is not None:
         hexes = [h for h in hexes if h == kind.only_hex] or [kind.only_hex]
+    if rng is not None:
+        if kind.why_not is not None:
+            return []
+        blocked = dict(kind.blocked_hexes)
+        hexes = [h for h in hexes if h not in blocked and h in gm.map]
+        rng.shuffle(hexes)
+        hexes = hexes[:TILE_HEX_PROBES]
     out: list[Offer] = []
     for hex_id in hexes:
         offer = _hex_lay(gm, kind, hex_id, reach.connected_edges(hex_id), token_hexes)
         if offer.tiles:
             out.append(offer)
+            if rng is not None and len(out) >= TILE_HEXES_OFFERED:
+                break
     return out
 
 
@@ -575,6 +703,14 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
     upgrade = st.geo.tile.color.value != "white"
     if upgrade and not kind.may_upgrade:
         return make(why_not="the second lay must be a yellow tile (RB 5.7.3)")
+    if kind.remove_town:
+        # P29/P30: plain track on a single-town hex, never the sawmill's (the cards)
+        if st.geo.city_nodes or len(st.geo.town_nodes) != 1:
+            return make(why_not=f"{where} has no single town to remove "
+                                f"(supplement §6.1 P29/P30)")
+        if gm.sawmill_hex == hex_id:
+            return make(why_not=f"the sawmill's town on {where} stays "
+                                f"(supplement §6.1 P29/P30)")
     rules = gm.track_rules
     phase = list(gm.phase_colors())
     names = [only] if only is not None else board.available_names()
@@ -594,6 +730,10 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
             continue
         if only is not None and board.remaining(tile.name) == 0:
             refused.append((name, f"no tile {name} is left"))
+            continue
+        if kind.remove_town and name not in rules.plain_tiles:
+            refused.append((name, f"the town goes: a plain track tile, not {name} "
+                                  f"(supplement §6.1 P29/P30)"))
             continue
         if not any_colour and COLOR_ORDER.index(tile.color) != next_colour:
             refused.append((name, f"A {tile.color} tile cannot replace the {old.color} {what}"))
@@ -704,25 +844,22 @@ def sandbox_lays(gm: G1822CA, corp: str, hex_id: str | None = None) -> list[Offe
     return _lays_of(gm, _LayKind(corp=corp), hex_id)
 
 
-def _track_lays(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
-    """The operating company's lays: one, or a major's yellow second lay from phase 3
+def _track_kind(gm: G1822CA, step: Step, corp: str) -> _LayKind | None:
+    """The operating company's lay: one, or a major's yellow second lay from phase 3
     (RB 5.7.3); never twice on one hex."""
     assert isinstance(step, TrackStep)
     if not step.is_current(corp) or corp not in gm.corps:
-        return []
+        return None
     opts = step.lay_options(gm)
     orr = step.orr()
     laid = tuple((h, f"{h} was laid this turn (RB 5.7.38)") for h in orr.laid_hexes)
     if opts is None:
-        kind = _LayKind(corp=corp, why_not=f"{corp} has no tile lay left (RB 5.7.3)")
-    else:
-        kind = _LayKind(corp=corp, may_yellow=opts[0], may_upgrade=opts[1],
-                        second=orr.num_laid_track > 0, blocked_hexes=laid)
-    return _lays_of(gm, kind, focus)
+        return _LayKind(corp=corp, why_not=f"{corp} has no tile lay left (RB 5.7.3)")
+    return _LayKind(corp=corp, may_yellow=opts[0], may_upgrade=opts[1],
+                    second=orr.num_laid_track > 0, blocked_hexes=laid)
 
 
-def _special_lays(gm: G1822CA, step: Step, company: str,
-                  focus: str | None = None) -> list[Offer]:
+def _special_kind(gm: G1822CA, step: Step, company: str) -> _LayKind | None:
     """A private's lay for its owner (supplement §6.1: P12, P14-P21, P29, P30)."""
     assert isinstance(step, SpecialTrack)
     corp = step.corp()
@@ -738,25 +875,390 @@ def _special_lays(gm: G1822CA, step: Step, company: str,
     laid = () if trusted else tuple(
         (h, f"{h} was laid this turn: {company} may not upgrade it now (RB 5.7.38)")
         for h in orr.laid_hexes)
-    kind = _LayKind(
+    return _LayKind(
         corp=corp, special=True, remove_town=company in R.REMOVE_TOWN,
         ahead=company == R.ADVANCED_TILE_LAY,
         free=company in R.BIG_CITY_COMPANIES or company in R.MOUNTAIN_PASS_COMPANIES
         or company == R.TILE_GRANT,
         only_hex=R.BIG_CITY_COMPANIES.get(company), blocked_hexes=laid, why_not=why,
         rule="supplement §6.1")
-    return _lays_of(gm, kind, focus)
 
 
-def _bonus_lays(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+def _bonus_kind(gm: G1822CA, step: Step, corp: str) -> _LayKind | None:
     """The acquiring major's bonus lay (RB 5.17.13): not on a hex laid this turn."""
     assert isinstance(step, AcquisitionTrack)
     if not step.is_current(corp) or step.orr().acquiring_major != corp:
-        return []
+        return None
     laid = tuple((h, f"{h} was already laid or upgraded this turn (RB 5.17.13)")
                  for h in step.orr().laid_hexes)
-    return _lays_of(gm, _LayKind(corp=corp, blocked_hexes=laid, rule="RB 5.17.13",
-                                 second=True), focus)
+    return _LayKind(corp=corp, blocked_hexes=laid, rule="RB 5.17.13", second=True)
+
+
+_LAY_KINDS: dict[type[Step], Callable[[G1822CA, Step, str], _LayKind | None]] = {
+    TrackStep: _track_kind, SpecialTrack: _special_kind, AcquisitionTrack: _bonus_kind}
+"""The steps that lay track, and the lay each allows an entity now."""
+
+
+def _lays(gm: G1822CA, step: Step, entity: str, focus: str | None = None) -> list[Offer]:
+    """The lays of the step (`_LAY_KINDS`), one offer per hex."""
+    return _lays_of(gm, _LAY_KINDS[type(step)](gm, step, entity), focus)
+
+
+# -- every other move kind ---------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class MoveOffer(Offer):
+    """One move named by its action type and the fields that say which it is, for the
+    kinds no richer offer describes (a dividend kind, a train to discard, a private to
+    take over, a minor to merge, an ability's choice, a debt to pay off).
+
+    ``fields`` are (name, value) the action must carry; ``ranges`` (name, lowest,
+    highest) a number the player chooses (an amount)."""
+
+    action: str
+    """The action type (``"dividend"``)."""
+    fields: tuple[tuple[str, object], ...] = ()
+    ranges: tuple[tuple[str, int, int], ...] = ()
+    label: str = ""
+    """The move in players' words."""
+
+    @property
+    def types(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.action,)
+
+    def concerns(self, action: Action) -> bool:
+        return action.type == self.action and all(
+            getattr(action, name, None) == value for name, value in self.fields)
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        cls = ACTION_TYPES[self.action]
+        base: dict[str, Any] = dict(self.fields)
+        if not self.ranges:
+            return (cls(entity=entity, entity_type=entity_type, **base),)
+        name, low, high = self.ranges[0]
+        return tuple(cls(entity=entity, entity_type=entity_type, **{**base, name: v})
+                     for v in sorted({low, high}))
+
+    def mismatch(self, action: Action) -> str | None:
+        for name, low, high in self.ranges:
+            value = getattr(action, name, None)
+            if not isinstance(value, int) or not low <= value <= high:
+                return self._cite(f"{name}: {self.label or self.action} takes "
+                                  f"${low:,} to ${high:,}, not {value}")
+        return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class DestinationOffer(TokenOffer):
+    """The destination token (RB 5.8.6), named by hex (``by_hex``) or by city; its
+    moves carry ``token_type`` destination, as 18xx.games needs."""
+
+    by_hex: bool = False
+
+    def concerns(self, action: Action) -> bool:
+        if self.by_hex:
+            return isinstance(action, HexToken) and action.hex == self.hex
+        return isinstance(action, PlaceToken) and action.city == self.city
+
+    def moves(self, entity: str, entity_type: str) -> tuple[Action, ...]:
+        if self.why_not:
+            return ()
+        if self.by_hex:
+            return (HexToken(entity=entity, entity_type=entity_type, hex=self.hex,
+                             token_type="destination"),)
+        return (PlaceToken(entity=entity, entity_type=entity_type, city=self.city,
+                           token_type="destination"),)
+
+
+def _passes(gm: G1822CA, step: Step, entity: str, focus: str | None = None) -> list[Offer]:
+    """End the step (its `legal` has Pass for ``entity``)."""
+    why: str | None = None
+    if isinstance(step, DestinationToken) and not gm.loading \
+            and gm.destination_connected(entity):
+        why = f"{entity} must place its destination token now"
+    elif isinstance(step, BuyTrainStep) and must_buy_train(gm, entity):
+        why = f"{entity} must buy a train"
+    return [PassOffer(why_not=why, rule=_PASS_RULES.get(type(step), ""))]
+
+
+def _debt_payoffs(gm: G1822CA, step: Step, player: str,
+                  focus: str | None = None) -> list[Offer]:
+    """Repay the whole debt the cash allows (RB 5.15.6)."""
+    assert isinstance(step, BuySellParShares)
+    if player != step._player():
+        return []
+    debt, cash = gm.debt[player], gm.cash[player]
+    why = None if debt > 0 and cash > 0 else "no debt to repay" if debt <= 0 else "no cash"
+    return [MoveOffer(action=PayoffPlayerDebt.type, why_not=why, rule="RB 5.15.6",
+                      label="repay the debt")]
+
+
+def _debt_partials(gm: G1822CA, step: Step, player: str,
+                   focus: str | None = None) -> list[Offer]:
+    """Repay part of the debt: $1 up to the debt or the cash (RB 5.15.6)."""
+    assert isinstance(step, BuySellParShares)
+    if player != step._player():
+        return []
+    top = min(gm.debt[player], gm.cash[player])
+    return [MoveOffer(action=PayoffPlayerDebtPartial.type, ranges=(("amount", 1, top),),
+                      why_not=None if top > 0 else "nothing to repay", rule="RB 5.15.6",
+                      label="a repayment")]
+
+
+def _tax_haven(gm: G1822CA, step: Step, company: str,
+               focus: str | None = None) -> list[Offer]:
+    """P11 buys one share of a major into the tax haven (supplement §6.1 P11)."""
+    assert isinstance(step, BuySellParShares)
+    out: list[Offer] = []
+    player = step._player()
+    sold = step._sold_this_round(gm, player)
+    # who pays: RB 6.1.2 the owner; 18xx.games the haven once it holds anything
+    haven = gm.cash[R.TAX_HAVEN] + gm.holdings_value(R.TAX_HAVEN)
+    if gm.config.compat_18xxgames and haven > 0:
+        payer, free = "the tax haven", gm.cash[R.TAX_HAVEN]
+    else:
+        payer, free = player, gm.cash[player] - gm.boxes.committed_cash(player)
+    for corp, c in gm.corps.items():
+        if not gm.is_major(corp) or not c.ipoed:
+            continue
+        for source, holder in (("ipo", corp), ("market", POOL)):
+            if not any(not s.president for s in gm.shares_of(holder, corp)):
+                continue
+            why: str | None = None
+            if gm.num_shares_of(R.TAX_HAVEN, corp):
+                why = f"the tax haven already holds {corp}"
+            elif corp in sold:
+                why = f"{corp} was sold this round"
+            elif gm.price(corp) > free:
+                why = f"{gm.name_of(payer)} has not ${gm.price(corp)} beside the committed bids"
+            out.append(MoveOffer(action=ChooseAbility.type,
+                                 fields=(("choice", f"{corp}_{source}"),), why_not=why,
+                                 rule="supplement §6.1 P11",
+                                 label=f"a {corp} share from the {source} into the tax haven"))
+    return out
+
+
+def _doubles(gm: G1822CA, step: Step, player: str, focus: str | None = None) -> list[Offer]:
+    """P7: double the cash for the player order (RB 4.11.13)."""
+    return [ChooseOffer(choice="double", label="Double your cash for the order",
+                        rule="RB 4.11.13")]
+
+
+def _discards(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """A crowded company returns one of the trains over its limit (RB 5.10.6)."""
+    return [DiscardOffer(train=t.id, name=t.name, rule="RB 5.10.6")
+            for t in gm.discardable(corp)]
+
+
+def _pending_tokens(gm: G1822CA, step: Step, corp: str,
+                    focus: str | None = None) -> list[Offer]:
+    """A token that must go down now, in one of its hexes (RB 7.1.4)."""
+    assert isinstance(step, PendingToken)
+    pend = step.orr().pending_tokens
+    if not pend or pend[0][0] != corp:
+        return []
+    _c, hexes, price = pend[0]
+    routed = gm.pending_token_needs_route(corp, price)
+    out: list[Offer] = []
+    for hex_id in hexes:
+        st = gm.map.hex(hex_id)
+        for city in range(len(st.tokens)):
+            city_id = gm.map.city_id(hex_id, city)
+            if focus is not None and focus != city_id:
+                continue
+            why: str | None = None
+            if corp == "QMOO" and hex_id == gm.corp_defs[corp].home_hexes[0] \
+                    and st.free_slots(city) == 0:
+                why = f"QMOO's home token needs an open slot in {city_id}"
+            elif routed and not gm.reaches_city(corp, hex_id, city):
+                why = f"{corp} has no route to {city_id}"
+            out.append(TokenOffer(hex=hex_id, city=city_id, index=city, cost=price,
+                                  why_not=why, rule="RB 7.1.4"))
+    return out
+
+
+def _sawmill_places(gm: G1822CA, step: Step, company: str,
+                    focus: str | None = None) -> list[Offer]:
+    """P13: the sawmill goes to one of its hexes (supplement §6.1 P13)."""
+    return [MoveOffer(action=Assign.type, fields=(("target", h),), label=f"the sawmill to {h}",
+                      rule="supplement §6.1 P13") for h in R.SAWMILL_HEXES]
+
+
+def _sawmill_kinds(gm: G1822CA, step: Step, entity: str,
+                   focus: str | None = None) -> list[Offer]:
+    """P13: the sawmill open ($20 to all) or closed ($10, its owner only)."""
+    return [ChooseOffer(choice="open", label="Open sawmill", rule="supplement §6.1 P13"),
+            ChooseOffer(choice="closed", label="Closed sawmill", rule="supplement §6.1 P13")]
+
+
+def _winnipeg_tokens(gm: G1822CA, step: Step, company: str,
+                     focus: str | None = None) -> list[Offer]:
+    """P10: an exchange token into a Winnipeg city free of the owner's tokens, free
+    (RB 6.1.1)."""
+    corp = step.corp()  # type: ignore[attr-defined]
+    if not gm.winnipeg_token_open(corp, company):
+        return []
+    st = gm.map.hex(_WINNIPEG)
+    out: list[Offer] = []
+    for city in range(len(st.tokens)):
+        mine = any(t is not None and t.corp == corp for t in st.tokens[city])
+        out.append(TokenOffer(hex=_WINNIPEG, city=gm.map.city_id(_WINNIPEG, city),
+                              index=city, cost=0, rule="RB 6.1.1",
+                              why_not=f"{corp} already has a token in that city" if mine
+                              else None))
+    return out
+
+
+def _winnipeg_exchange(gm: G1822CA, step: Step, company: str,
+                       focus: str | None = None) -> list[Offer]:
+    """P10, rulebook mode: an exchange token becomes available instead (RB 6.1.1)."""
+    return [MoveOffer(action=ChooseAbility.type, fields=(("choice", "available"),),
+                      rule="RB 6.1.1", label="make an exchange token available",
+                      why_not="18xx.games offers P10's Winnipeg token only"
+                      if gm.config.compat_18xxgames else None)]
+
+
+def _token_swaps(gm: G1822CA, step: Step, company: str,
+                 focus: str | None = None) -> list[Offer]:
+    """P28: an exchange token becomes available, or the reverse (supplement §6.1 P28)."""
+    corp = step.corp()  # type: ignore[attr-defined]
+    return [MoveOffer(action=ChooseAbility.type, fields=(("choice", c),),
+                      rule="supplement §6.1 P28", label=f"P28: {c}")
+            for c in gm.token_swap_choices(corp)]
+
+
+def _destinations(gm: G1822CA, step: Step, corp: str,
+                  focus: str | None = None) -> list[Offer]:
+    """The destination token, once home and destination connect (RB 5.8.3, 5.8.6): by
+    hex where the destination has one city, by city where it has several.  Reloading an
+    18xx.games game (``loading``) the connection is not asked, as 18xx.games does not."""
+    assert isinstance(step, DestinationToken)
+    dest = gm.corp_defs[corp].destination
+    if dest is None:
+        return []
+    live = not gm.loading
+    connected = gm.destination_connected(corp) if live else None
+    cities = gm.destination_cities(corp)
+    none = f"{corp} is not connected to its destination"
+    out: list[Offer] = [DestinationOffer(
+        hex=dest.hex, city=dest.hex, index=-1, cost=0, rule="RB 5.8.6", by_hex=True,
+        why_not=(none if live and not connected else
+                 f"{dest.hex} has {len(cities)} cities on {corp}'s destination: name the "
+                 f"city for its destination token" if live and len(cities) > 1 else None))]
+    st = gm.map.hex(dest.hex)
+    # random play names a one-city destination by its hex, as 18xx.games' client does
+    skip = "named by hex" if len(cities) == 1 and out[0].allowed else None
+    for city in range(len(st.tokens)):
+        why = None if connected is None or city in connected else \
+            f"{corp} is not connected to {gm.map.city_id(dest.hex, city)}"
+        out.append(DestinationOffer(hex=dest.hex, city=gm.map.city_id(dest.hex, city),
+                                    index=city, cost=0, why_not=why, rule="RB 5.8.3",
+                                    playout_skip=skip))
+    return out
+
+
+def _hex_destinations(gm: G1822CA, step: Step, corp: str,
+                      focus: str | None = None) -> list[Offer]:
+    """The destination token named by hex (`_destinations`' first offer)."""
+    return _destinations(gm, step, corp)[:1]
+
+
+def _city_destinations(gm: G1822CA, step: Step, corp: str,
+                       focus: str | None = None) -> list[Offer]:
+    """The destination token named by city (`_destinations` but the first)."""
+    return _destinations(gm, step, corp)[1:]
+
+
+def _runs(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """The trains that run this turn (RB 5.9): not the Pullman or the grain train, not
+    one that ran already."""
+    assert isinstance(step, RouteStep)
+    if not step.is_current(corp):
+        return []
+    from desk18xx.titles.g1822ca.randomroutes import random_run
+
+    ran = step.orr().routes_revenue
+    return [RouteOffer(trains=tuple(t.id for t in gm.route_trains(corp) if t.id not in ran),
+                       rule="RB 5.9", find=functools.partial(random_run, gm, corp))]
+
+
+def _attachments(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """Attach the Pullman, then the grain train, to a train, or run without (RB 5.9)."""
+    return [ChooseOffer(choice=c, label=label, rule="RB 5.9")
+            for c, label in gm.attach_labels(corp).items()]
+
+
+_DIVIDEND_WORDS = {"payout": "Pay out", "half": "Half pay", "withhold": "Withhold"}
+
+
+def _dividends(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """Pay out, pay half or withhold (RB 5.11)."""
+    assert isinstance(step, DividendStep)
+    revenue = sum(step.orr().routes_revenue.values())
+    kept = {"payout": 0, "half": revenue - revenue // 2, "withhold": revenue}
+    return [DividendOffer(kind=k, revenue=revenue, kept=kept[k], rule="RB 5.11")
+            for k in _DIVIDEND_WORDS]
+
+
+def _extra_splits(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """How the permanent 2P/LP train's revenue is paid, apart (supplement §7.4)."""
+    return [ChooseOffer(choice=k, label=w, rule="supplement §7.4")
+            for k, w in _DIVIDEND_WORDS.items()]
+
+
+def _consents(gm: G1822CA, step: Step, player: str, focus: str | None = None) -> list[Offer]:
+    """Answer a deal the operating company proposes (rulebook mode)."""
+    return [ChooseOffer(choice="consent", label="Consent", rule="RB 5.6.1"),
+            ChooseOffer(choice="refuse", label="Refuse", rule="RB 5.6.1")]
+
+
+def _refused(step: Step, action: Action) -> str | None:
+    """Why a deal is not put again: its other player refused it this turn."""
+    refused: set[tuple[str, str]] = getattr(step.round, "refused", set())
+    return "the other player refused this deal this turn" if deal_key(action) in refused \
+        else None
+
+
+def _private_takeovers(gm: G1822CA, step: Step, corp: str,
+                       focus: str | None = None) -> list[Offer]:
+    """Take over a player's private (RB 5.3; supplement §6)."""
+    out: list[Offer] = []
+    for cid in acquirable_privates(gm, corp):
+        why = _refused(step, AcquireCompanyAction(entity=corp, company=cid))
+        out.append(MoveOffer(action=AcquireCompanyAction.type, fields=(("company", cid),),
+                             label=f"take over {cid}", why_not=why, rule="RB 5.3"))
+    return out
+
+
+def _merges(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> list[Offer]:
+    """Acquire a minor the major connects to (RB 5.14)."""
+    assert isinstance(step, MinorAcquisition)
+    out: list[Offer] = []
+    for minor in step.candidates(gm, corp):
+        if focus is not None and focus != minor:
+            continue
+        why = None if gm.connects_to_minor(corp, minor) else \
+            f"{corp} is not connected to {minor}"
+        why = why or _refused(step, Merge(entity=corp, corporation=minor))
+        out.append(MergeOffer(corporation=minor, why_not=why, rule="RB 5.14.3"))
+    return out
+
+
+def _acquisition_choices(gm: G1822CA, step: Step, corp: str,
+                         focus: str | None = None) -> list[Offer]:
+    """How to pay for the minor, then what becomes of its token (RB 5.14)."""
+    assert isinstance(step, MinorAcquisition)
+    if step.minor is None:
+        return []
+    found = step.pay_choices(gm, corp, step.minor) if step.state == "pay" \
+        else step.token_choices(gm, corp, step.minor)
+    return [ChooseOffer(choice=c, label=c.replace("_", " "), rule="RB 5.14") for c in found]
+
+
+_PASS_RULES: dict[type[Step], str] = {DestinationToken: "RB 5.8.3", BuyTrainStep: "RB 5.15"}
+_WINNIPEG = "N16"
+"""P10's hex (RB 6.1.1)."""
 
 
 _Builder = Callable[["G1822CA", "Step", str, "str | None"], "list[Offer] | None"]
@@ -772,8 +1274,34 @@ _BUILDERS: dict[tuple[type[Step], str], _Builder] = {
     (IssueShares, BuyShares.type): _redeems,
     (FirstTurnHousekeeping, BuyTrain.type): _first_l,
     (TokenStep, PlaceToken.type): _tokens,
-    (TrackStep, LayTile.type): _track_lays,
-    (SpecialTrack, LayTile.type): _special_lays,
-    (AcquisitionTrack, LayTile.type): _bonus_lays,
+    (TrackStep, LayTile.type): _lays,
+    (SpecialTrack, LayTile.type): _lays,
+    (AcquisitionTrack, LayTile.type): _lays,
+    **{(step, Pass.type): _passes for step in (
+        BuySellParShares, ChooseDouble, FirstTurnHousekeeping, TrackStep, DestinationToken,
+        TokenStep, IssueShares, BuyTrainStep, AcquireCompany, MinorAcquisition,
+        AcquisitionTrack)},
+    (BuySellParShares, PayoffPlayerDebt.type): _debt_payoffs,
+    (BuySellParShares, PayoffPlayerDebtPartial.type): _debt_partials,
+    (BuySellParShares, ChooseAbility.type): _tax_haven,
+    (ChooseDouble, Choose.type): _doubles,
+    (DiscardStep, DiscardTrainAction.type): _discards,
+    (PendingToken, PlaceToken.type): _pending_tokens,
+    (AssignSawmill, Assign.type): _sawmill_places,
+    (AssignSawmill, Choose.type): _sawmill_kinds,
+    (SpecialToken, PlaceToken.type): _winnipeg_tokens,
+    (SpecialToken, ChooseAbility.type): _winnipeg_exchange,
+    (TrackStep, ChooseAbility.type): _token_swaps,
+    (TokenStep, ChooseAbility.type): _token_swaps,
+    (DestinationToken, HexToken.type): _hex_destinations,
+    (DestinationToken, PlaceToken.type): _city_destinations,
+    (RouteStep, RunRoutes.type): _runs,
+    (RouteStep, Choose.type): _attachments,
+    (DividendStep, Dividend.type): _dividends,
+    (DividendStep, Choose.type): _extra_splits,
+    (Consent, Choose.type): _consents,
+    (AcquireCompany, AcquireCompanyAction.type): _private_takeovers,
+    (MinorAcquisition, Merge.type): _merges,
+    (MinorAcquisition, Choose.type): _acquisition_choices,
 }
 """(step, action type) -> the offers of that step for that type."""

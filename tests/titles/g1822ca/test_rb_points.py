@@ -276,14 +276,13 @@ def test_rulebook_sees_the_freed_city_after_a_remove_acquisition() -> None:
 
 
 @pytest.mark.parametrize("compat", [False, True])
-def test_random_play_offers_a_token_only_where_the_token_step_does(compat: bool) -> None:
-    """The random move list (titles/g1822ca/moves.py) proposes a placement only when the
-    token step offers one: under compat the cached "cannot token" shuts it (and D32's
-    same-hex rule), so the freed city is not proposed."""
-    import random
-
+def test_the_token_offers_hold_the_freed_city_only_where_the_token_step_is_open(
+        compat: bool) -> None:
+    """The token offers name the freed city; they are asked (`offers._open_steps`)
+    only when the token step takes a placement: under compat the cached "cannot token"
+    shuts it (and D32's same-hex rule), so random play and the door see none."""
     from desk18xx.engine.actions import PlaceToken
-    from desk18xx.titles.g1822ca.moves import _step_offers, _tokens
+    from desk18xx.titles.g1822ca import offers as O
     from desk18xx.titles.g1822ca.steps.operating import TokenStep
 
     game = _gwr_beside_minor_14(compat)
@@ -292,11 +291,11 @@ def test_random_play_offers_a_token_only_where_the_token_step_does(compat: bool)
     step = TokenStep.__new__(TokenStep)
     step.is_current = lambda entity: entity == "GWR"  # type: ignore[method-assign]
     step.orr = lambda: orr  # type: ignore[method-assign]
-    assert [a.city for a in _tokens(game, "GWR")] == [game.map.city_id("AA25", 0)]
-    placements = [a for a in _step_offers(game, step, "GWR", random.Random(1))
-                  if isinstance(a, PlaceToken)]
+    found = O._tokens(game, step, "GWR")
+    assert found is not None
+    assert [o.city for o in found if isinstance(o, O.TokenOffer) and o.allowed] == [
+        game.map.city_id("AA25", 0)]
     assert (PlaceToken in step.legal(game, "GWR")) is not compat
-    assert [a.city for a in placements] == ([] if compat else [game.map.city_id("AA25", 0)])
 
 
 def test_a_recorded_run_the_stale_route_cache_allowed_stops_with_a_clear_refusal() -> None:
@@ -346,9 +345,8 @@ def test_a_destination_city_move_carries_its_token_type() -> None:
     """18xx.games finds the destination token by the ``place_token``'s ``token_type``
     ("Corporation does not have a destination token unused" without it: differential
     1822CA seed 31006 at fcf145d); the moves offered for a multi-city destination name it."""
-    import random
-
-    from desk18xx.titles.g1822ca import moves
+    from desk18xx.engine.actions import HexToken
+    from desk18xx.titles.g1822ca import offers as O
 
     game = _game(False)
     _float(game, "ICR", 100)
@@ -358,8 +356,13 @@ def test_a_destination_city_move_carries_its_token_type() -> None:
     step.is_current = lambda entity: entity == "ICR"  # type: ignore[method-assign]
     game.destination_connected = lambda corp: [0, 1]  # type: ignore[method-assign]
     game.destination_cities = lambda corp: [0, 1]  # type: ignore[method-assign]
-    out = moves._step_offers(game, step, "ICR", random.Random(0))
+    out = [m for o in O._city_destinations(game, step, "ICR")
+           for m in o.moves("ICR", "corporation")]
     assert out and all(isinstance(m, PlaceToken) and m.token_type == "destination"
                        for m in out)
     assert sorted(m.city for m in out if isinstance(m, PlaceToken)) == sorted(
         game.map.city_id("AH8", c) for c in (0, 1))
+    by_hex = O._hex_destinations(game, step, "ICR")
+    assert len(by_hex) == 1 and "name the city" in (by_hex[0].why_not or "")
+    assert not by_hex[0].moves("ICR", "corporation")
+    assert not any(isinstance(m, HexToken) for m in out)

@@ -231,10 +231,7 @@ def test_a_refused_deal_is_not_put_again_in_the_same_turn() -> None:
 
 
 def game_moves(game: G1822CA, orr: OperatingRound) -> list[Action]:
-    """Random-play offers of the current step of ``orr``."""
-    from desk18xx.titles.g1822ca.moves import _step_moves
-
+    """Random play's moves (drawn from the offers) with ``orr`` the round."""
     game.round = orr
-    step = orr.active_step(game)
-    assert step is not None
-    return _step_moves(game, step, "GT", random.Random(0))
+    assert orr.active_step(game) is not None
+    return game.legal_moves(random.Random(0))

@@ -85,18 +85,20 @@ def test_l_cities_take_unlabelled_green_tiles(compat: bool) -> None:
 
 
 @pytest.mark.parametrize("compat", [False, True])
-def test_random_play_offers_the_grey_plain_tiles_the_rules_allow(compat: bool) -> None:
-    """The random move list never proposes #169 where the rulebook asks for #60."""
-    import random
-
-    from desk18xx.titles.g1822ca.moves import _some_tiles
+def test_the_lay_offers_hold_the_grey_plain_tiles_the_rules_allow(compat: bool) -> None:
+    """The lay offer of a brown plain hex never holds #169 where the rulebook asks for
+    #60 (RB 5.7.35); it names the rule for #169 instead."""
+    from desk18xx.engine.tiledef import Color as C
+    from desk18xx.titles.g1822ca import offers as O
 
     game = _game(compat)
     board = game.board
     hex_id = _plain_hexes(board)[0]
     board.lay_tile(hex_id, board.next_copy("544"), 0)
-    seen: set[str] = set()
-    for seed in range(20):
-        seen |= set(_some_tiles(game, hex_id, [Color.GRAY], frozenset(range(6)),
-                                random.Random(seed)))
-    assert seen == ({"60", "169"} if compat else {"60"})
+    game.phase_colors = lambda: (C.YELLOW, C.GREEN, C.BROWN, C.GRAY)  # type: ignore[method-assign]
+    game.cash["CPR"] = 1000
+    offer = O._hex_lay(game, O._LayKind(corp="CPR"), hex_id, frozenset(range(6)), set())
+    grey = {n for n, _r in offer.tiles if board.tile_def(n).color is Color.GRAY}
+    assert grey == ({"60", "169"} if compat else {"60"})
+    if not compat:
+        assert "RB 5.7.34" in (offer.refusal("169") or "")
