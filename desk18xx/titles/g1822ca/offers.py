@@ -518,8 +518,10 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
     flip = l_upgrade_price(gm)
     for t in gm.corp_trains(corp):
         if t.name == "L":
+            # the variant is named: 18xx.games sets the upgraded train's variant from
+            # the action (none would leave an L bought for the 2's price)
             out.append(TrainOffer(train=t.id, name="2", seller=DEPOT, price=flip,
-                                  exchange=t.id, why_not=None if flip <= cash
+                                  variant="2", exchange=t.id, why_not=None if flip <= cash
                                   else "not enough cash", rule="RB 5.10.3"))
     return out
 
@@ -607,6 +609,8 @@ class _LayKind:
     free: bool = False
     only_hex: str | None = None
     """A private that lays on one hex only (P14-P17, RB: its city)."""
+    tiles: frozenset[str] | None = None
+    """The only tiles this lay may use (a private's, `rules.ABILITY_TILES`)."""
     blocked_hexes: tuple[tuple[str, str], ...] = ()
     """(hex, why not) for hexes this lay may not use (laid this turn)."""
     why_not: str | None = None
@@ -730,6 +734,10 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
             continue
         if only is not None and board.remaining(tile.name) == 0:
             refused.append((name, f"no tile {name} is left"))
+            continue
+        if kind.tiles is not None and tile.name not in kind.tiles:
+            refused.append((name, f"this private lays only tiles "
+                                  f"{', '.join(sorted(kind.tiles))} (supplement §6.1)"))
             continue
         if kind.remove_town and name not in rules.plain_tiles:
             refused.append((name, f"the town goes: a plain track tile, not {name} "
@@ -880,8 +888,8 @@ def _special_kind(gm: G1822CA, step: Step, company: str) -> _LayKind | None:
         ahead=company == R.ADVANCED_TILE_LAY,
         free=company in R.BIG_CITY_COMPANIES or company in R.MOUNTAIN_PASS_COMPANIES
         or company == R.TILE_GRANT,
-        only_hex=R.BIG_CITY_COMPANIES.get(company), blocked_hexes=laid, why_not=why,
-        rule="supplement §6.1")
+        only_hex=R.BIG_CITY_COMPANIES.get(company), tiles=R.ABILITY_TILES.get(company),
+        blocked_hexes=laid, why_not=why, rule="supplement §6.1")
 
 
 def _bonus_kind(gm: G1822CA, step: Step, corp: str) -> _LayKind | None:

@@ -56,6 +56,18 @@ RULEBOOK_UNLIMITED_TRAINS: Final = frozenset({"7"})
 """Trains the rulebook supplies without limit in every 1822CA game (RB 5.13 table,
 §9 scenario setup: "Unlimited 7/E-trains"); 18xx.games has 20 in ERS/WRS."""
 REMOVE_TOWN: Final = frozenset({"P29", "P30"})
+_PLAIN_UPGRADES: Final = "80 81 82 83 544 545 546 60 169"
+ABILITY_TILES: Final = {company: frozenset(names.split()) for company, names in {
+    "P12": _PLAIN_UPGRADES + " 141 142 143 144 767 768 769",
+    "P14": "T1 T2 T3 T4 T5 T6 T7", "P15": "O1 O2 O3 O4 O5 O6 O7 O8",
+    "P16": "M1 M2 M3 M4 M5 M6 M7 M8", "P17": "Q1 Q2 Q3 Q4 Q5 Q6 Q7 Q8",
+    "P18": "W1 W2 W3 W4 W5 W6 W7", "P19": "7 8 9", "P20": "7 8 9",
+    "P21": "1 2 3 4 5 6 7 8 9 55 56 57 58 69 201 202 621 630 631 632 633",
+    "P29": "7 8 9 " + _PLAIN_UPGRADES, "P30": "7 8 9 " + _PLAIN_UPGRADES}.items()}
+"""The tiles a private's lay may use (supplement §6.1: a city's own tiles for P14-P18,
+the mountain pass's plain track for P19/P20, yellow for P21; 18xx.games' ability
+``tiles``, which its lay step checks: another tile, even one that fits the hex by its
+track, is refused)."""
 
 # Which corporation types may acquire a private, from which phase (supplement §6 table).
 ACQUISITION: Final[dict[str, tuple[frozenset[str], int]]] = {

@@ -101,6 +101,23 @@ def test_a_private_may_not_upgrade_a_hex_laid_this_turn(compat: bool, company: s
     assert laid == []
 
 
+@pytest.mark.parametrize("compat", [False, True])
+@pytest.mark.parametrize("company", sorted(R.BIG_CITY_COMPANIES))
+def test_a_big_city_private_lays_its_own_city_tiles_only(compat: bool, company: str) -> None:
+    """Supplement §6.1 (P14-P18 upgrade their own city; 18xx.games' ability ``tiles``): a
+    Winnipeg tile is refused on Montreal even where its track fits (differential seed
+    33000, ERS: P16 laid W3 on AF12 and the reference refused the game)."""
+    game, _orr, special, laid = _big_city_turn(compat, company)
+    hex_id = R.BIG_CITY_COMPANIES[company]
+    foreign = "M3" if company == "P18" else "W3"
+    with pytest.raises(IllegalAction, match=f"{company} lays only tiles .*not {foreign}"):
+        special.process(game, LayTile(company, entity_type="company", hex=hex_id,
+                                      tile=f"{foreign}-0"))
+    own = sorted(R.ABILITY_TILES[company])[0]
+    special.process(game, LayTile(company, entity_type="company", hex=hex_id, tile=f"{own}-0"))
+    assert laid == [hex_id]
+
+
 def test_a_grant_lay_may_not_go_on_a_hex_laid_this_turn() -> None:
     game, orr, special, laid = _big_city_turn(False, "P21")
     orr.laid_hexes.append("AF14")

@@ -219,6 +219,14 @@ class SpecialTrack(OrStep):
             # but its ``process_lay_tile`` does not check it: a reload keeps it.
             raise IllegalAction(f"{action.hex} was laid this turn: {company} may not "
                                 f"upgrade it now (RB 5.7.38)")
+        allowed = R.ABILITY_TILES.get(company)
+        try:
+            name: str | None = gm.map.tile_def(action.tile).name
+        except IllegalAction:
+            name = None  # gm.lay_tile refuses it
+        if allowed is not None and name is not None and name not in allowed:
+            raise IllegalAction(f"{company} lays only tiles {', '.join(sorted(allowed))}, "
+                                f"not {name} (supplement §6.1)")
         upgrade = gm.map.hex(action.hex).geo.tile.color.value != "white"
         gm.lay_tile(corp, action.hex, action.tile, action.rotation, free=free,
                     special=True, remove_town=company in R.REMOVE_TOWN,
