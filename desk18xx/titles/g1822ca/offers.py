@@ -884,7 +884,7 @@ def _special_kind(gm: G1822CA, step: Step, company: str) -> _LayKind | None:
         (h, f"{h} was laid this turn: {company} may not upgrade it now (RB 5.7.38)")
         for h in orr.laid_hexes)
     return _LayKind(
-        corp=corp, special=True, remove_town=company in R.REMOVE_TOWN,
+        corp=corp, special=company in R.SPECIAL_LAYS, remove_town=company in R.REMOVE_TOWN,
         ahead=company == R.ADVANCED_TILE_LAY,
         free=company in R.BIG_CITY_COMPANIES or company in R.MOUNTAIN_PASS_COMPANIES
         or company == R.TILE_GRANT,

@@ -68,6 +68,10 @@ ABILITY_TILES: Final = {company: frozenset(names.split()) for company, names in 
 the mountain pass's plain track for P19/P20, yellow for P21; 18xx.games' ability
 ``tiles``, which its lay step checks: another tile, even one that fits the hex by its
 track, is refused)."""
+SPECIAL_LAYS: Final = frozenset({"P12", "P29", "P30"})
+"""Privates whose lay skips the label and city/town-count checks (their tiles say what
+they may be: the next colour's plain track, a town removed); 18xx.games' ability
+``special``, false for P14-P21, whose lays follow the normal upgrade rules."""
 
 # Which corporation types may acquire a private, from which phase (supplement §6 table).
 ACQUISITION: Final[dict[str, tuple[frozenset[str], int]]] = {

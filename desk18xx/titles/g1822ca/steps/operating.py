@@ -229,7 +229,7 @@ class SpecialTrack(OrStep):
                                 f"not {name} (supplement §6.1)")
         upgrade = gm.map.hex(action.hex).geo.tile.color.value != "white"
         gm.lay_tile(corp, action.hex, action.tile, action.rotation, free=free,
-                    special=True, remove_town=company in R.REMOVE_TOWN,
+                    special=company in R.SPECIAL_LAYS, remove_town=company in R.REMOVE_TOWN,
                     ahead=company == R.ADVANCED_TILE_LAY)
         orr.laid_hexes.append(action.hex)
         if consume:
