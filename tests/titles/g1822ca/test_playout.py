@@ -55,7 +55,8 @@ def test_a_random_track_lay_looks_at_a_few_hexes_only(monkeypatch: pytest.Monkey
             out = real_lays(gm, kind, focus, rng)  # type: ignore[arg-type]
         finally:
             drawing[0] = False
-        lays.append(len(out))
+        if getattr(kind, "rule", None) == offers.LAY_RULE:  # a normal lay, not a private's
+            lays.append(len(out))
         return out  # type: ignore[return-value]
 
     monkeypatch.setattr(offers, "_hex_lay", counting)
@@ -63,7 +64,8 @@ def test_a_random_track_lay_looks_at_a_few_hexes_only(monkeypatch: pytest.Monkey
     result = play_one("1822CA-ERS", 5, 4, ())
     assert result.error is None and result.finished
     assert calls and max(calls) <= offers.TILE_HEX_PROBES
-    assert sum(1 for n in lays if n) > len(lays) // 2  # still lays track most turns
+    # still finds a normal lay most turns (a private's lay on its one hex often has none)
+    assert lays and sum(1 for n in lays if n) > len(lays) // 2, (sum(map(bool, lays)), len(lays))
 
 
 @pytest.mark.slow
