@@ -60,8 +60,10 @@ def test_the_order_and_its_passes_are_in_the_log(
         played: tuple[Game, list[dict[str, Any]]]) -> None:
     _game, raw = played
     orders = [e for e in raw if e["type"] == "program_share_pass"]
-    assert orders == [{"type": "program_share_pass", "entity": 3, "entity_type": "player",
-                       "unconditional": True, "id": orders[0]["id"]}]
+    # the order carries Cy's first pass itself when Cy is the one to act as it is given
+    assert [{k: v for k, v in e.items() if k != "auto_actions"} for e in orders] == [
+        {"type": "program_share_pass", "entity": 3, "entity_type": "player",
+         "unconditional": True, "id": orders[0]["id"]}]
     assert [a["type"] for a in autos_of(raw, 3)] == ["pass"] * len(autos_of(raw, 3))
     assert autos_of(raw, 3)
 
