@@ -8,6 +8,7 @@ import pytest
 
 from desk18xx.engine.game import GameSetup
 from desk18xx.ui.mainwindow import MainWindow
+from desk18xx.ui.models.choices import turn_info
 from desk18xx.ui.session import GameSession
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -49,6 +50,9 @@ def test_1867_offers_other_players_company_trains_at_a_chosen_price(
     label = next((lab for lab in window.action_panel.choice_labels()
                   if lab.startswith(f"Buy {seller} (")), None)
     assert label is not None, window.action_panel.choice_labels()
+    # one choice per kind of train and seller (two of BO's 2-trains made two equal
+    # labels, and the button bought the other one)
+    assert [c.label for c in turn_info(session.game).choices].count(label) == 1
     assert not any(" for $" in lab and "buys train" in lab
                    for lab in window.action_panel.choice_labels())  # no sampled price
     spin = window.action_panel.spin(label)
@@ -58,7 +62,10 @@ def test_1867_offers_other_players_company_trains_at_a_chosen_price(
     spin.setValue(7)
     window.action_panel.button(label).click()
     game = session.game
-    assert game.trains[train].owner == buyer
+    name = game.trains[train].name
+    assert sum(t.owner == buyer and t.name == name for t in game.trains.values()) == 1
+    assert [lab for lab in window.action_panel.choice_labels()
+            if lab.startswith(f"Buy {seller} (")] in ([], [label])  # one choice per kind
     assert game.cash[buyer] == cash_buyer - 7
     assert game.cash[seller] == cash_seller + 7
 

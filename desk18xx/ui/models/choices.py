@@ -710,7 +710,10 @@ def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choi
             continue
         lo, hi = o.min_price, max(o.min_price, o.max_price)
         listed = o.list_price if o.list_price is not None else hi
-        out.append(Choice(f"Buy {entity_name(game, o.seller)}'s {name}",
+        label = f"Buy {entity_name(game, o.seller)}'s {name}"
+        if any(c.label == label for c in out):
+            continue  # a second train alike from the same company: one choice buys either
+        out.append(Choice(label,
                           _train_at(entity, et, o.train, o.variant), "Buy from a company",
                           spin=(lo, hi, 1, max(lo, min(hi, listed))),
                           hint=f"train {o.train}; any price from ${lo} to ${hi}",
