@@ -214,7 +214,7 @@ def test_an_issue_that_fills_the_pool_past_half_is_refused() -> None:
 
 def _random_1822ca_at_a_redemption() -> tuple[Game, str, list[str]]:
     """A random 1822CA game (seed 1) at the first turn a major may redeem two or more
-    pool shares (found by playing the title's own moves)."""
+    pool shares and can pay for two (found by playing the title's own moves)."""
     from desk18xx.titles.g1822ca.steps.operating import IssueShares
 
     title = find_title("1822CA")
@@ -226,7 +226,8 @@ def _random_1822ca_at_a_redemption() -> tuple[Game, str, list[str]]:
         if isinstance(step, IssueShares):
             corp = step.corp()
             pool = [s.id for s in game.shares_of("pool", corp) if not s.president]
-            if len(pool) >= 2 and BuyShares in step.legal(game, corp):
+            if len(pool) >= 2 and BuyShares in step.legal(game, corp) \
+                    and game.cash[corp] >= 2 * game.market.price(corp):
                 return game, corp, pool
         game.process(rng.choice(game.legal_moves(rng)))
     pytest.fail("no redemption in the random game")
@@ -243,10 +244,9 @@ def test_a_redemption_pays_the_market_price_not_its_own() -> None:
                                             rf"\${price}, not \$1 \(RB 5\.19\)$"):
         game.copy().process(cheap)
     fair = dataclasses.replace(cheap, share_price=price)
-    if game.cash[corp] >= 2 * price:
-        after = game.copy()
-        after.process(fair)  # at the market price it is accepted
-        assert all(after.shares[s].owner == corp for s in pool[:2])
+    after = game.copy()
+    after.process(fair)  # at the market price it is accepted
+    assert all(after.shares[s].owner == corp for s in pool[:2])
 
 
 def _replay_to(path: Path, stop: object) -> tuple[Game, Action]:
