@@ -11,6 +11,7 @@ from desk18xx.engine.actions import (
     BuyCompany,
     BuyShares,
     BuyTrain,
+    Choose,
     DiscardTrain,
     Dividend,
     EndGame,
@@ -107,6 +108,14 @@ def describe(action: Action, name: str, places: Places | None = None) -> str:
             return f"{name}: {action.message}"
         case Pass():
             return f"{name} passes"
+        case Choose():
+            # the offer's words follow as the first detail line (`Game.process`)
+            what = action.choice.replace("_", " ")
+            if what.isdigit():
+                what = f"option {int(what) + 1}"
+            elif what in ("", "None"):
+                what = "none of them"
+            return f"{name} chooses {what}"
     return f"{name}: {action.type.replace('_', ' ')}"
 
 

@@ -15,7 +15,15 @@ from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from desk18xx.engine.actions import STATE_NEUTRAL, Action, EndGame, LayTile, Message, Pass
+from desk18xx.engine.actions import (
+    STATE_NEUTRAL,
+    Action,
+    Choose,
+    EndGame,
+    LayTile,
+    Message,
+    Pass,
+)
 from desk18xx.engine.bidding import BidBoxView, ParOption
 from desk18xx.engine.board_lite import Board
 from desk18xx.engine.errors import IllegalAction
@@ -359,15 +367,32 @@ class Game:
         if not isinstance(action, Message):
             self.live_count += 1
         before = glance(self) if self.narrating else None
+        chosen = self._choice_label(action) if before is not None else None
         self._process_single(action)
         for auto in action.auto_actions:
             self._process_single(auto)
         if before is not None:
-            self._narrate(action, before)
+            self._narrate(action, before, chosen)
 
-    def _narrate(self, action: Action, before: Glance) -> None:
-        """Record what ``action`` changed beyond its own sentence (`.narration`)."""
+    def _choice_label(self, action: Action) -> str | None:
+        """What a `Choose` picks, in the words of its offer ("Attach the grain train to
+        the 3-train"), where they say more than the choice's key."""
+        if not isinstance(action, Choose):
+            return None
+        from desk18xx.engine.offers import ChooseOffer
+
+        for offer in self.offers(action.entity, (Choose.type,)):
+            if isinstance(offer, ChooseOffer) and offer.choice == action.choice and offer.label:
+                same = offer.label.lower() == action.choice.replace("_", " ").lower()
+                return None if same else offer.label
+        return None
+
+    def _narrate(self, action: Action, before: Glance, chosen: str | None = None) -> None:
+        """Record what ``action`` changed beyond its own sentence (`.narration`), the
+        words of the offer a choice picked first."""
         lines = consequences(self, action, before, glance(self))
+        if chosen is not None:
+            lines = [chosen, *lines]
         if lines:
             self.events.append((self.live_count, tuple(lines)))
 

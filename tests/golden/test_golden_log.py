@@ -82,3 +82,7 @@ def test_each_consequence_has_its_line() -> None:
                    "-trains rust", "closes", "The game ends (bank)",
                    "'s token goes to"):
         assert needle in text_1822, needle
+    # a choice reads as what it picks, not "GTP: choose" (the offer's words below it)
+    assert ": choose" not in text_1822
+    assert "GTP chooses option 2\n    Attach the grain train to the 3-train" in text_1822
+    assert "CPR chooses withhold" in text_1822
