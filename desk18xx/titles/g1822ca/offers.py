@@ -500,7 +500,8 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
                 out.append(TrainOffer(train=t.id, name=t.name, seller=DEPOT, price=price,
                                       variant=side, why_not=why, rule="RB 5.10"))
         else:
-            why = full or short(t.price)
+            why = full or (f"{corp} may own only one E-train (RB 5.17.7)"
+                           if t.name == R.E_TRAIN and has_e else None) or short(t.price)
             out.append(TrainOffer(train=t.id, name=t.name, seller=POOL, price=t.price,
                                   variant=t.name, why_not=why, rule="RB 5.10"))
     between = None if gm.has_status("can_buy_trains") else \
@@ -511,6 +512,8 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
             continue
         out.append(TrainOffer(train=t.id, name=t.name, seller=t.owner, min_price=1,
                               max_price=cash, why_not=between or full or (
+                                  f"{corp} may own only one E-train (RB 5.17.7)"
+                                  if t.name == R.E_TRAIN and has_e else None) or (
                                   "not enough cash" if cash < 1 else None) or (
                                   f"{gm.president(t.owner)} refused this deal this turn"
                                   if (BuyTrain.type, t.id) in refused else None),
@@ -608,7 +611,7 @@ class _LayKind:
     ahead: bool = False
     free: bool = False
     only_hex: str | None = None
-    """A private that lays on one hex only (P14-P17, RB: its city)."""
+    """A private that lays on one hex only (P14-P18: its city; P19/P20: its pass)."""
     tiles: frozenset[str] | None = None
     """The only tiles this lay may use (a private's, `rules.ABILITY_TILES`)."""
     blocked_hexes: tuple[tuple[str, str], ...] = ()
@@ -888,7 +891,7 @@ def _special_kind(gm: G1822CA, step: Step, company: str) -> _LayKind | None:
         ahead=company == R.ADVANCED_TILE_LAY,
         free=company in R.BIG_CITY_COMPANIES or company in R.MOUNTAIN_PASS_COMPANIES
         or company == R.TILE_GRANT,
-        only_hex=R.BIG_CITY_COMPANIES.get(company), tiles=R.ABILITY_TILES.get(company),
+        only_hex=R.PRIVATE_LAY_HEXES.get(company), tiles=R.ABILITY_TILES.get(company),
         blocked_hexes=laid, why_not=why, rule="supplement §6.1")
 
 

@@ -50,6 +50,8 @@ SAWMILL: Final = "P13"
 BIG_CITY_COMPANIES: Final = {"P14": "AC21", "P15": "AE15", "P16": "AF12", "P17": "AH8",
                              "P18": "N16"}
 MOUNTAIN_PASS_COMPANIES: Final = {"P19": "F16", "P20": "E11"}
+PRIVATE_LAY_HEXES: Final = {**BIG_CITY_COMPANIES, **MOUNTAIN_PASS_COMPANIES}
+"""The one hex a private's lay may use (its city; its mountain pass)."""
 TILE_GRANT: Final = "P21"
 TOKEN_SWAP: Final = "P28"
 RULEBOOK_UNLIMITED_TRAINS: Final = frozenset({"7"})

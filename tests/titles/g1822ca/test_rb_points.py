@@ -11,7 +11,7 @@ from desk18xx.engine.state import BANK
 from desk18xx.titles.g1822ca import rules as R
 from desk18xx.titles.g1822ca.game import G1822CA
 from desk18xx.titles.g1822ca.rounds import OperatingRound, StockRound
-from desk18xx.titles.g1822ca.steps.operating import DestinationToken, SpecialTrack
+from desk18xx.titles.g1822ca.steps.operating import DestinationToken, SpecialTrack, TrackStep
 
 SEED = 337421161
 
@@ -116,6 +116,31 @@ def test_a_big_city_private_lays_its_own_city_tiles_only(compat: bool, company: 
     own = sorted(R.ABILITY_TILES[company])[0]
     special.process(game, LayTile(company, entity_type="company", hex=hex_id, tile=f"{own}-0"))
     assert laid == [hex_id]
+
+
+@pytest.mark.parametrize("company", sorted(R.MOUNTAIN_PASS_COMPANIES))
+def test_a_mountain_pass_private_lays_on_its_pass_only(company: str) -> None:
+    """Supplement §6.1 P19/P20: the pass's own hex (differential 1822CA seed 33000: P20
+    laid a 9 on AE11, the reference refused it)."""
+    game, _orr, special, laid = _big_city_turn(False, company)
+    with pytest.raises(IllegalAction, match=f"{company} lays only on "
+                                            f"{R.MOUNTAIN_PASS_COMPANIES[company]}"):
+        special.process(game, LayTile(company, entity_type="company", hex="AE11",
+                                      tile="9-0"))
+    assert laid == []
+
+
+def test_a_private_lays_in_the_tile_laying_step_only() -> None:
+    """Supplement §6.1: a private's lay "happens during the company's tile laying step"
+    (18xx.games: the ability's ``when: track``); not while it runs trains or buys them."""
+    game, orr, special, _laid = _big_city_turn(False, "P16")
+    game.round = orr
+    track = next(s for s in orr.steps if isinstance(s, TrackStep))
+    assert orr.active_step(game) is track
+    assert special.legal(game, "P16") == (LayTile,)
+    track.pass_(game)
+    assert orr.active_step(game) is not track
+    assert special.legal(game, "P16") == ()
 
 
 def test_a_grant_lay_may_not_go_on_a_hex_laid_this_turn() -> None:

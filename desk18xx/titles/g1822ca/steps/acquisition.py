@@ -241,6 +241,8 @@ class MinorAcquisition(OrStep):
 class AcquisitionTrack(OrStep):
     """A bonus track action for the acquiring major (supplement §6 'bonus tile')."""
 
+    lays_track = True
+
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         if not self.is_current(entity) or self.orr().acquiring_major != entity:
             return ()

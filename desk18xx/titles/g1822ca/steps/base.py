@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from desk18xx.engine.round import Step
 
@@ -35,6 +35,10 @@ def _load_types() -> None:
 
 class OrStep(Step):
     """A step of the operating round; its entity is the operating company."""
+
+    lays_track: ClassVar[bool] = False
+    """A tile-laying step: a private's lay is open while it is the active step
+    (supplement §6.1: "happens during the company's tile laying step")."""
 
     def orr(self) -> OperatingRound:
         """The operating round."""

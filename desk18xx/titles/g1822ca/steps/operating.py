@@ -191,6 +191,9 @@ class SpecialTrack(OrStep):
         c = gm.companies.get(entity)
         if c is None or c.closed or c.owner != self.corp():
             return ()
+        active = self.round.active_step(game)
+        if not (isinstance(active, OrStep) and active.lays_track):
+            return ()  # in the owner's tile-laying step only (18xx.games: when "track")
         if entity in R.BIG_CITY_COMPANIES or entity in R.MOUNTAIN_PASS_COMPANIES \
                 or entity in R.REMOVE_TOWN or entity in (R.ADVANCED_TILE_LAY, R.TILE_GRANT):
             return (LayTile,)
@@ -209,8 +212,9 @@ class SpecialTrack(OrStep):
             raise IllegalAction(f"{company} replaces the normal track lay")
         free = company in R.BIG_CITY_COMPANIES or company in R.MOUNTAIN_PASS_COMPANIES \
             or company == R.TILE_GRANT
-        if company in R.BIG_CITY_COMPANIES and action.hex != R.BIG_CITY_COMPANIES[company]:
-            raise IllegalAction(f"{company} upgrades only {R.BIG_CITY_COMPANIES[company]}")
+        only = R.PRIVATE_LAY_HEXES.get(company)
+        if only is not None and action.hex != only:
+            raise IllegalAction(f"{company} lays only on {only} (supplement §6.1)")
         if company == R.TILE_GRANT and grant_lays_left(gm, orr) == 0:
             raise IllegalAction(f"{company} has no grant lay left")
         if action.hex in orr.laid_hexes and not (gm.config.compat_18xxgames and gm.loading):
@@ -274,6 +278,8 @@ class SpecialToken(OrStep):
 
 class TrackStep(OrStep):
     """Lay or upgrade track (RB 5.7; supplement §8.2 tile lays)."""
+
+    lays_track = True
 
     def lay_options(self, game: Game) -> tuple[bool, bool] | None:
         """(may lay yellow, may upgrade) for the next lay, None when done."""

@@ -217,6 +217,9 @@ class BuyTrainStep(OrStep):
                 raise IllegalAction("a train between companies costs $1 up to the buyer's cash")
             if len(gm.real_trains(corp)) >= gm.train_limit(corp):
                 raise IllegalAction(f"{corp} is at its train limit")
+            if train.name == R.E_TRAIN and any(t.name == R.E_TRAIN
+                                               for t in gm.corp_trains(corp)):
+                raise IllegalAction(f"{corp} may own only one E-train (RB 5.17.7)")
             seller = gm.president(source)
             if needs_consent(gm, corp, seller) and not self.orr().consented:
                 assert seller is not None
@@ -236,7 +239,8 @@ class BuyTrainStep(OrStep):
             raise IllegalAction(f"Not a buyable train: {train.id} (an earlier discarded "
                                 f"{train.name} is bought first)")
         variant = action.variant
-        if variant == R.E_TRAIN and any(t.name == R.E_TRAIN for t in gm.corp_trains(corp)):
+        if (variant or train.name) == R.E_TRAIN \
+                and any(t.name == R.E_TRAIN for t in gm.corp_trains(corp)):
             raise IllegalAction(f"{corp} may own only one E-train (RB 5.17.7)")
         base = gm.train_base[train.id]
         if source == DEPOT:
