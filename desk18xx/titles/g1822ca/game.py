@@ -1110,6 +1110,15 @@ class G1822CA(Game):
             self.transfer(corp, BANK, total)
         self.update_qmoo_home(hex_id)
 
+    def sawmill_place(self, hex_id: str) -> bool:
+        """P13's sawmill may go to ``hex_id``: on this scenario's map, with a town or a
+        city now (18xx.games ``AssignSawmill#available_hex``: not a town P29/P30
+        removed)."""
+        if hex_id not in self.map:
+            return False
+        geo = self.map.hex(hex_id).geo
+        return bool(geo.town_nodes or geo.city_nodes)
+
     def remove_extra_tokens(self, hex_id: str, lay: bool = False) -> None:
         """RB 5.7.36: a company left with two tokens in one station (merged by an
         upgrade, or beside its destination token) returns one to its charter, unrefunded

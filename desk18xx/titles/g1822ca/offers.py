@@ -1091,9 +1091,11 @@ def _pending_tokens(gm: G1822CA, step: Step, corp: str,
 
 def _sawmill_places(gm: G1822CA, step: Step, company: str,
                     focus: str | None = None) -> list[Offer]:
-    """P13: the sawmill goes to one of its hexes (supplement §6.1 P13)."""
+    """P13: the sawmill goes to one of its hexes on this map that still has a town
+    or a city (supplement §6.1 P13; a scenario's map lacks some)."""
     return [MoveOffer(action=Assign.type, fields=(("target", h),), label=f"the sawmill to {h}",
-                      rule="supplement §6.1 P13") for h in R.SAWMILL_HEXES]
+                      rule="supplement §6.1 P13") for h in sorted(R.SAWMILL_HEXES)
+            if gm.sawmill_place(h)]
 
 
 def _sawmill_kinds(gm: G1822CA, step: Step, entity: str,

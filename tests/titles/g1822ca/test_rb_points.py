@@ -408,3 +408,12 @@ def test_a_destination_city_move_carries_its_token_type() -> None:
     assert len(by_hex) == 1 and "name the city" in (by_hex[0].why_not or "")
     assert not by_hex[0].moves("ICR", "corporation")
     assert not any(isinstance(m, HexToken) for m in out)
+
+
+def test_the_sawmill_goes_to_a_hex_of_the_scenario_map() -> None:
+    """P13 (supplement §6.1): the Eastern scenario's map has no D16; 18xx.games cannot
+    read an assignment there (differential 1822CA-ERS seed 33008)."""
+    game = _game(False, "1822CA-ERS")
+    assert "D16" in R.SAWMILL_HEXES and "D16" not in game.map
+    assert not game.sawmill_place("D16")
+    assert any(game.sawmill_place(h) for h in R.SAWMILL_HEXES)

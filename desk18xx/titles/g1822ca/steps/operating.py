@@ -147,8 +147,10 @@ class AssignSawmill(OrStep):
     def process(self, game: Game, action: Action) -> None:
         gm = g(game)
         if isinstance(action, Assign):
-            if action.target not in R.SAWMILL_HEXES:
-                raise IllegalAction(f"the sawmill cannot go to {action.target}")
+            if action.target not in R.SAWMILL_HEXES or not gm.sawmill_place(action.target):
+                raise IllegalAction(f"the sawmill cannot go to {action.target} "
+                                    f"(supplement §6.1 P13: one of its hexes with a town "
+                                    f"or a city on this map)")
             gm.sawmill_hex = action.target
             self.owner = self.corp()
             self.state = "assigned"
