@@ -344,6 +344,8 @@ def _emergency_sells(gm: G1822CA, step: Step, player: str, focus: str | None = N
         return None
 
     out = _sales(gm, player, why, "RB 5.15", focus)
+    cheapest = min_depot_price(gm)
+    short = (cheapest or 0) - gm.cash[player] - gm.cash[corp]
     keep: list[Offer] = []
     for offer in out:
         assert isinstance(offer, ShareOffer)
@@ -352,6 +354,15 @@ def _emergency_sells(gm: G1822CA, step: Step, player: str, focus: str | None = N
                                                     for p in gm.players if p.id != player):
             offer = dataclasses.replace(
                 offer, why_not="the director may not lose the operating company")
+        if offer.why_not is None:
+            # RB 5.15.3/5.15.5: no more shares than needed (18xx.games
+            # ``selling_minimum_shares?``: one share fewer would not raise enough)
+            least = min(gm.shares[s].percent for s in offer.shares)
+            fewer = offer.total - offer.price * least // 10
+            if fewer >= short:
+                offer = dataclasses.replace(offer, why_not=(
+                    f"more than needed: {player} is ${max(short, 0)} short and one share "
+                    f"fewer raises ${fewer} (RB 5.15.5)"))
         keep.append(offer)
     return keep
 

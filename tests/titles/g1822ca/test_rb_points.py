@@ -417,3 +417,36 @@ def test_the_sawmill_goes_to_a_hex_of_the_scenario_map() -> None:
     assert "D16" in R.SAWMILL_HEXES and "D16" not in game.map
     assert not game.sawmill_place("D16")
     assert any(game.sawmill_place(h) for h in R.SAWMILL_HEXES)
+
+
+def test_an_emergency_sale_raises_no_more_than_needed() -> None:
+    """RB 5.15.3, 5.15.5: the director "may not sell more shares than are needed" for a
+    forced train (18xx.games ``selling_minimum_shares?``; differential 1822CA seed
+    33004: three GNWR shares sold where one raised enough, refused by the reference)."""
+    from desk18xx.engine.offers import ShareOffer
+    from desk18xx.titles.g1822ca.steps.trains import BuyTrainStep, min_depot_price
+
+    game = _game(False)
+    _float(game, "GT", 100)
+    _float(game, "CPR", 100)
+    game.shares["GT_0"].owner = "100"
+    game.shares["CPR_0"].owner = "101"
+    for n in range(1, 4):
+        game.shares[f"CPR_{n}"].owner = "100"
+    game.operating_history["CPR"] = 2
+    game.cash["100"] = game.cash["GT"] = 0
+    orr = OperatingRound(game, 1)
+    game.round = orr
+    assert orr.current() == "GT"
+    for step in orr.steps:
+        if isinstance(step, BuyTrainStep):
+            break
+        step.pass_(game)
+    assert isinstance(orr.active_step(game), BuyTrainStep)
+    need = min_depot_price(game)
+    assert need is not None and 0 < need <= 100  # one CPR share at $100 is enough
+    sales = {len(o.shares): o for o in game.offers("100", ("sell_shares",))
+             if isinstance(o, ShareOffer) and o.corporation == "CPR"}
+    assert sales[1].why_not is None
+    assert sales[2].why_not is not None and "more than needed" in sales[2].why_not
+    assert sales[3].why_not is not None and "RB 5.15.5" in sales[3].why_not
