@@ -450,3 +450,21 @@ def test_an_emergency_sale_raises_no_more_than_needed() -> None:
     assert sales[1].why_not is None
     assert sales[2].why_not is not None and "more than needed" in sales[2].why_not
     assert sales[3].why_not is not None and "RB 5.15.5" in sales[3].why_not
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_the_tax_haven_takes_the_first_certificate_by_arrival_under_compat(
+        compat: bool) -> None:
+    """18xx.games' P11 takes ``ipo_shares.first``, the treasury's longest-held certificate
+    (a redeemed share comes last; differential 1822CA-WRS seed 33002); the rulebook does
+    not say, so rulebook mode keeps the lowest number."""
+    from desk18xx.titles.g1822ca.steps.stock import BuySellParShares
+
+    game = _game(compat)
+    _float(game, "GT", 100)
+    game.shares["GT_1"].owner = "pool"
+    game.shares["GT_1"].owner = "GT"   # issued and redeemed: the newest in the treasury
+    step = next(s for s in StockRound(game).steps if isinstance(s, BuySellParShares))
+    step._tax_haven(game, "GT_ipo")
+    held = [s.id for s in game.shares.values() if s.owner == R.TAX_HAVEN]
+    assert held == (["GT_2"] if compat else ["GT_1"])

@@ -239,9 +239,9 @@ class MinorAcquisition(OrStep):
 
 
 class AcquisitionTrack(OrStep):
-    """A bonus track action for the acquiring major (supplement §6 'bonus tile')."""
-
-    lays_track = True
+    """A bonus track action for the acquiring major (supplement §6 'bonus tile'); not a
+    private's tile-laying step (18xx.games: its type is ``acquisition_track``, not the
+    abilities' ``track``)."""
 
     def legal(self, game: Game, entity: str) -> tuple[type[Action], ...]:
         if not self.is_current(entity) or self.orr().acquiring_major != entity:

@@ -265,7 +265,12 @@ class BuySellParShares(Step):
                   and not s.president]
         if not shares:
             raise IllegalAction(f"no {corp} share in the {source}")
-        share = min(shares, key=lambda s: int(s.id.rsplit("_", 1)[1]))
+        if gm.config.compat_18xxgames:
+            # 18xx.games takes the holder's first certificate by arrival
+            # (``ipo_shares.first``), not the lowest number
+            share = min(shares, key=lambda s: (s.since, int(s.id.rsplit("_", 1)[1])))
+        else:
+            share = min(shares, key=lambda s: int(s.id.rsplit("_", 1)[1]))
         haven_value = gm.cash[R.TAX_HAVEN] + gm.holdings_value(R.TAX_HAVEN)
         # RB 6.1.2: the owner funds every purchase; 18xx.games pays the second and
         # later shares from the haven's own cash (supplement §14.3).
