@@ -1110,6 +1110,19 @@ class G1822CA(Game):
             self.transfer(corp, BANK, total)
         self.update_qmoo_home(hex_id)
 
+    def grant_hex_problem(self, hex_id: str) -> str | None:
+        """Why P21's grant may not build on ``hex_id`` (supplement §6.1 P21: not on a
+        $120 mountain, not in Montréal, Ottawa, Québec, Toronto or Winnipeg), or None."""
+        if hex_id not in self.map:
+            return None
+        if hex_id in R.BIG_CITY_COMPANIES.values():
+            name = self.map.hex_def(hex_id).location_name or hex_id
+            return f"P21 may not build in {name} (supplement §6.1 P21)"
+        upgrades = getattr(self.map.hex(hex_id).geo.tile, "upgrades", ())
+        if any("mountain" in u.terrains and u.cost >= 120 for u in upgrades):
+            return f"P21 may not build on the $120 mountain {hex_id} (supplement §6.1 P21)"
+        return None
+
     def sawmill_place(self, hex_id: str) -> bool:
         """P13's sawmill may go to ``hex_id``: on this scenario's map, with a town or a
         city now (18xx.games ``AssignSawmill#available_hex``: not a town P29/P30

@@ -897,6 +897,9 @@ def _special_kind(gm: G1822CA, step: Step, company: str) -> _LayKind | None:
     laid = () if trusted else tuple(
         (h, f"{h} was laid this turn: {company} may not upgrade it now (RB 5.7.38)")
         for h in orr.laid_hexes)
+    if company == R.TILE_GRANT:
+        laid += tuple((h, why) for h in gm.map.hex_ids()
+                      if (why := gm.grant_hex_problem(h)) is not None)
     return _LayKind(
         corp=corp, special=company in R.SPECIAL_LAYS, remove_town=company in R.REMOVE_TOWN,
         ahead=company == R.ADVANCED_TILE_LAY,

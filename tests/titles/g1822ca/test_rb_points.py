@@ -468,3 +468,16 @@ def test_the_tax_haven_takes_the_first_certificate_by_arrival_under_compat(
     step._tax_haven(game, "GT_ipo")
     held = [s.id for s in game.shares.values() if s.owner == R.TAX_HAVEN]
     assert held == (["GT_2"] if compat else ["GT_1"])
+
+
+def test_the_grant_builds_nowhere_near_a_big_city_or_a_120_mountain() -> None:
+    """Supplement §6.1 P21: "may not be used to build on hexes with mountainous terrain
+    costing $120 or in Montréal, Ottawa, Québec, Toronto or Winnipeg" (differential
+    1822CA seed 33002: the grant laid a 9 on E13)."""
+    game, _orr, special, laid = _big_city_turn(False, "P21")
+    for hex_id in ("E13", "AF12"):
+        with pytest.raises(IllegalAction, match="P21 may not build .*supplement §6.1 P21"):
+            special.process(game, LayTile("P21", entity_type="company", hex=hex_id,
+                                          tile="9-0"))
+    assert laid == []
+    assert game.grant_hex_problem("AF16") is None

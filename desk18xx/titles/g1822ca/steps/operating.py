@@ -219,6 +219,8 @@ class SpecialTrack(OrStep):
             raise IllegalAction(f"{company} lays only on {only} (supplement §6.1)")
         if company == R.TILE_GRANT and grant_lays_left(gm, orr) == 0:
             raise IllegalAction(f"{company} has no grant lay left")
+        if company == R.TILE_GRANT and (why := gm.grant_hex_problem(action.hex)):
+            raise IllegalAction(why)
         if action.hex in orr.laid_hexes and not (gm.config.compat_18xxgames and gm.loading):
             # RB 5.7.38: never placed and upgraded in one tile-laying step, a private's
             # lay included.  18xx.games offers no such hex (``cannot_reuse_same_hex``)
