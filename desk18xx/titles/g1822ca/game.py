@@ -1118,8 +1118,8 @@ class G1822CA(Game):
         if hex_id in R.BIG_CITY_COMPANIES.values():
             name = self.map.hex_def(hex_id).location_name or hex_id
             return f"P21 may not build in {name} (supplement §6.1 P21)"
-        upgrades = getattr(self.map.hex(hex_id).geo.tile, "upgrades", ())
-        if any("mountain" in u.terrains and u.cost >= 120 for u in upgrades):
+        if any("mountain" in u.terrains and u.cost >= 120
+               for u in self.map.hex(hex_id).geo.tile.upgrades):
             return f"P21 may not build on the $120 mountain {hex_id} (supplement §6.1 P21)"
         return None
 

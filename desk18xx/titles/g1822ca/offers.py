@@ -89,6 +89,7 @@ from desk18xx.titles.g1822ca.steps.stock import DiscardTrain as DiscardStep
 from desk18xx.titles.g1822ca.steps.trains import (
     BuyTrainStep,
     depot_offer,
+    e_train_problem,
     l_upgrade_price,
     min_depot_price,
     must_buy_train,
@@ -479,7 +480,6 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
     cash = gm.cash[corp]
     forced = must_buy_train(gm, corp)
     room = len(gm.real_trains(corp)) < gm.train_limit(corp)
-    has_e = any(t.name == R.E_TRAIN for t in gm.corp_trains(corp))
     full = None if room else f"{corp} is at its train limit"
     cheapest = min_depot_price(gm)
     president = gm.president(corp)
@@ -503,16 +503,11 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
             continue
         if t.owner == DEPOT:
             for side, (_d, price, _r, _m) in gm.train_variants[gm.train_base[t.id]].items():
-                why = full
-                if why is None and side == R.E_TRAIN and has_e:
-                    why = f"{corp} may own only one E-train (RB 5.17.7)"
-                if why is None:
-                    why = short(price)
+                why = full or e_train_problem(gm, corp, side) or short(price)
                 out.append(TrainOffer(train=t.id, name=t.name, seller=DEPOT, price=price,
                                       variant=side, why_not=why, rule="RB 5.10"))
         else:
-            why = full or (f"{corp} may own only one E-train (RB 5.17.7)"
-                           if t.name == R.E_TRAIN and has_e else None) or short(t.price)
+            why = full or e_train_problem(gm, corp, t.name) or short(t.price)
             out.append(TrainOffer(train=t.id, name=t.name, seller=POOL, price=t.price,
                                   variant=t.name, why_not=why, rule="RB 5.10"))
     between = None if gm.has_status("can_buy_trains") else \
@@ -522,9 +517,8 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
         if focus not in (None, t.id):
             continue
         out.append(TrainOffer(train=t.id, name=t.name, seller=t.owner, min_price=1,
-                              max_price=cash, why_not=between or full or (
-                                  f"{corp} may own only one E-train (RB 5.17.7)"
-                                  if t.name == R.E_TRAIN and has_e else None) or (
+                              max_price=cash, why_not=between or full
+                              or e_train_problem(gm, corp, t.name) or (
                                   "not enough cash" if cash < 1 else None) or (
                                   f"{gm.president(t.owner)} refused this deal this turn"
                                   if (BuyTrain.type, t.id) in refused else None),
@@ -625,6 +619,8 @@ class _LayKind:
     """A private that lays on one hex only (P14-P18: its city; P19/P20: its pass)."""
     tiles: frozenset[str] | None = None
     """The only tiles this lay may use (a private's, `rules.ABILITY_TILES`)."""
+    grant: bool = False
+    """P21's grant: not on a $120 mountain nor in a big city (`G1822CA.grant_hex_problem`)."""
     blocked_hexes: tuple[tuple[str, str], ...] = ()
     """(hex, why not) for hexes this lay may not use (laid this turn)."""
     why_not: str | None = None
@@ -709,6 +705,8 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
         why = dict(kind.blocked_hexes).get(hex_id)
     if why is None and kind.only_hex is not None and hex_id != kind.only_hex:
         why = f"this private lays only on {kind.only_hex}"
+    if why is None and kind.grant:
+        why = gm.grant_hex_problem(hex_id)
     if why is None and edges is None and hex_id not in token_hexes:
         why = f"{corp}'s network does not reach {where}"
     st = board.hex(hex_id) if why is None else None
@@ -897,16 +895,14 @@ def _special_kind(gm: G1822CA, step: Step, company: str) -> _LayKind | None:
     laid = () if trusted else tuple(
         (h, f"{h} was laid this turn: {company} may not upgrade it now (RB 5.7.38)")
         for h in orr.laid_hexes)
-    if company == R.TILE_GRANT:
-        laid += tuple((h, why) for h in gm.map.hex_ids()
-                      if (why := gm.grant_hex_problem(h)) is not None)
     return _LayKind(
         corp=corp, special=company in R.SPECIAL_LAYS, remove_town=company in R.REMOVE_TOWN,
         ahead=company == R.ADVANCED_TILE_LAY,
         free=company in R.BIG_CITY_COMPANIES or company in R.MOUNTAIN_PASS_COMPANIES
         or company == R.TILE_GRANT,
         only_hex=R.PRIVATE_LAY_HEXES.get(company), tiles=R.ABILITY_TILES.get(company),
-        blocked_hexes=laid, why_not=why, rule="supplement §6.1")
+        grant=company == R.TILE_GRANT, blocked_hexes=laid, why_not=why,
+        rule="supplement §6.1")
 
 
 def _bonus_kind(gm: G1822CA, step: Step, corp: str) -> _LayKind | None:

@@ -60,6 +60,14 @@ def other_trains(gm: G1822CA, corp: str) -> list[Train]:
             and t.buyable and t.name not in R.EXTRA_TRAINS]
 
 
+def e_train_problem(gm: G1822CA, corp: str, name: str) -> str | None:
+    """Why ``corp`` may not take a train named ``name``: a second E-train (RB 5.17.7),
+    from the depot, the pool or another company alike; or None."""
+    if name == R.E_TRAIN and any(t.name == R.E_TRAIN for t in gm.corp_trains(corp)):
+        return f"{corp} may own only one E-train (RB 5.17.7)"
+    return None
+
+
 def must_buy_train(gm: G1822CA, corp: str) -> bool:
     """A company without a (real) train must buy one while the depot has trains."""
     return not gm.real_trains(corp) and bool(depot_offer(gm))
@@ -217,9 +225,8 @@ class BuyTrainStep(OrStep):
                 raise IllegalAction("a train between companies costs $1 up to the buyer's cash")
             if len(gm.real_trains(corp)) >= gm.train_limit(corp):
                 raise IllegalAction(f"{corp} is at its train limit")
-            if train.name == R.E_TRAIN and any(t.name == R.E_TRAIN
-                                               for t in gm.corp_trains(corp)):
-                raise IllegalAction(f"{corp} may own only one E-train (RB 5.17.7)")
+            if why := e_train_problem(gm, corp, train.name):
+                raise IllegalAction(why)
             seller = gm.president(source)
             if needs_consent(gm, corp, seller) and not self.orr().consented:
                 assert seller is not None
@@ -239,9 +246,8 @@ class BuyTrainStep(OrStep):
             raise IllegalAction(f"Not a buyable train: {train.id} (an earlier discarded "
                                 f"{train.name} is bought first)")
         variant = action.variant
-        if (variant or train.name) == R.E_TRAIN \
-                and any(t.name == R.E_TRAIN for t in gm.corp_trains(corp)):
-            raise IllegalAction(f"{corp} may own only one E-train (RB 5.17.7)")
+        if why := e_train_problem(gm, corp, variant or train.name):
+            raise IllegalAction(why)
         base = gm.train_base[train.id]
         if source == DEPOT:
             sides = gm.train_variants[base]
