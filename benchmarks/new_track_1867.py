@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/new_track_1867.py [--repeat N]``.  Replays
 ``21268.json`` up to three of its last tile lays and, for the company about to
-lay, asks ``Board.gives_new_track`` about every tile and rotation that passes
+lay, asks ``titles.g1867.board.gives_new_track`` about every tile and rotation that passes
 the other lay rules on every hex its network reaches (what the map view asks
 when it lists buildable hexes and their tiles).  Prints per position the
 candidate count and the best CPU time of all the checks, in total and per hex
@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 
 from desk18xx.engine.actions import action_from_dict
-from desk18xx.engine.board_lite import Board
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import GameSetup
+from desk18xx.engine.map.board import Board
 from desk18xx.io.import_18xxgames import load_export
 from desk18xx.titles import find_title
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867.steps.track import Track
 
 FIXTURE = (Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "18xx.games"
@@ -47,7 +48,7 @@ def bench(back: int, repeat: int) -> dict[str, object]:
     lays = []
     for hex_id in hexes:
         for name, entry in board.manifest.items():
-            copy = board.free_copy(name)
+            copy = B.free_copy(board, name)
             if copy is None:
                 continue
             for rotation in range(6):
@@ -59,9 +60,9 @@ def bench(back: int, repeat: int) -> dict[str, object]:
                 lays.append((hex_id, entry.tile, copy, rotation))
     best = float("inf")
     for _ in range(repeat):
-        board._new_track = None
+        B._NEW_TRACK.clear()
         cpu = time.process_time()
-        answers = [board.gives_new_track(entity, h, t, c, r) for h, t, c, r in lays]
+        answers = [B.gives_new_track(board, entity, h, t, c, r) for h, t, c, r in lays]
         best = min(best, time.process_time() - cpu)
     return {"lay": f"-{back}", "company": entity, "hexes": len(hexes), "candidates": len(lays),
             "new_track": sum(answers), "cpu_ms": round(best * 1000, 1),

@@ -78,14 +78,12 @@ def _key(item: tuple[Any, Any]) -> str:
 def board_summary(game: Game) -> dict[str, Any]:
     """The board part of the position: ``tiles`` (hex -> laid tile and rotation)
     and ``tokens`` (hex -> its tokens and markers); empty without a board."""
-    board: Any = game.board
+    own = game.position_board()
+    if own is not None:  # a title's declared layout (1867: per city its slots)
+        return own
+    board = game.board
     out: dict[str, Any] = {}
-    if board is not None and hasattr(board, "placed"):  # engine/board_lite.py (1867)
-        out["tiles"] = {h: [p.tile_id, p.rotation] for h, p in sorted(board.placed.items())
-                        if not p.printed}
-        out["tokens"] = {h: plain(slots) for h, slots in sorted(board.tokens.items())
-                         if any(any(s is not None for s in city) for city in slots)}
-    elif board is not None:  # engine/map/board.py (1822CA): iterates its HexStates
+    if board is not None:  # engine/map/board.py: its HexStates
         out["tiles"] = {st.hex_id: [st.tile_id, st.rotation]
                         for st in sorted(board, key=lambda st: st.hex_id) if not st.printed}
         out["tokens"] = {st.hex_id: plain([st.tokens, st.extra_tokens, st.reserved,

@@ -25,8 +25,8 @@ from desk18xx.engine.actions import (
     Pass,
 )
 from desk18xx.engine.bidding import BidBoxView, ParOption
-from desk18xx.engine.board_lite import Board
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.map.board import Board
 from desk18xx.engine.market import Market
 from desk18xx.engine.narration import Glance, consequences, glance
 from desk18xx.engine.programs import PROGRAM_TYPES, Program
@@ -626,6 +626,23 @@ class Game:
         e.g. loans left or an auction's standing bids.  Never attributes by
         reflection (a refactor must not change it)."""
         return {}
+
+    def city_id(self, hex_id: str, city: int) -> str:
+        """The id an action names city number ``city`` of ``hex_id`` by (18xx.games
+        ``"<tile id>-<node index>"`` on the map board; a title may name it otherwise)."""
+        if self.board is None:
+            raise IllegalAction("This game has no board")
+        return self.board.city_id(hex_id, city)
+
+    def reference_city_id(self, city_id: str) -> str:
+        """18xx.games' name of a city id written by an older desk18xx (the id itself
+        where it never differed)."""
+        return city_id
+
+    def position_board(self) -> dict[str, Any] | None:
+        """The board part of the position when the title declares its own layout
+        (`desk18xx.engine.digest.board_summary`); None: the map's generic one."""
+        return None
 
     def bid_boxes(self) -> BidBoxView | None:
         """The sealed-bid boxes and bids now (title; None without bid boxes)."""

@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from desk18xx.engine import board_lite
 from desk18xx.engine.game import Game
 from desk18xx.engine.log import RawAction
 from desk18xx.io.filereader import FileKind, kind_of
@@ -178,11 +177,10 @@ def export_document(header: SaveHeader, actions: Sequence[RawAction],
 def _reference_ids(action: dict[str, Any], game: Game) -> dict[str, Any]:
     """`action` with its city named as 18xx.games names it: saves of desk18xx 0.1.0
     named a 1867 city on a printed tile ``"E15-0-0"`` for 18xx.games' ``"E15-3-0"``
-    (`desk18xx.engine.board_lite.Board.reference_city_id`); other ids stay."""
-    board = game.board
+    (`Game.reference_city_id`); other ids stay."""
     city = action.get("city")
-    if isinstance(board, board_lite.Board) and isinstance(city, str):
-        action["city"] = board.reference_city_id(city)
+    if isinstance(city, str):
+        action["city"] = game.reference_city_id(city)
     return action
 
 

@@ -56,7 +56,7 @@ def test_an_off_turn_lay_shows_its_effect_on_the_best_routes_and_changes_nothing
         trial = study.try_tile_lay(lay, before=before)
         assert trial.before == before and not trial.on_turn
         assert trial.game.board is not None
-        assert trial.game.board.placed[lay.hex].tile_id == lay.tile
+        assert trial.game.board.hex(lay.hex).tile_id == lay.tile
         trials.append(trial)
     assert trials
     assert state_digest(study.game) == digest and len(study.tree) == size  # discarded
@@ -76,8 +76,8 @@ def test_a_lay_the_rules_refuse_is_refused() -> None:
     study = _study(G1867)
     game = study.game_at(study.tree.main_line()[300])
     reachable = {lay.hex for lay in _lays_1867(game, "PM")}
-    far = next(h for h in sorted(game.board.placed) if h not in reachable  # type: ignore[union-attr]
-               and game.board.placed[h].tile.color.value == "white")  # type: ignore[union-attr]
+    far = next(h for h in sorted(game.board.hex_ids()) if h not in reachable  # type: ignore[union-attr]
+               and game.board.hex(h).tile.color.value == "white")  # type: ignore[union-attr]
     with pytest.raises(IllegalAction):
         try_tile_lay(game, LayTile(entity="PM", entity_type="corporation", hex=far,
                                    tile="7-0", rotation=0))
@@ -104,7 +104,7 @@ def test_a_recorded_lay_is_the_companys_own_move(path: Path) -> None:
     played = study.game_at(main[index])
     if path is G1867:
         assert played.board is not None and trial.game.board is not None
-        assert trial.game.board.placed[lay.hex].tile_id == played.board.placed[lay.hex].tile_id
+        assert trial.game.board.hex(lay.hex).tile_id == played.board.hex(lay.hex).tile_id
     else:
         board = trial.game.map  # type: ignore[attr-defined]
         assert board.hex(lay.hex).tile_id == played.map.hex(lay.hex).tile_id  # type: ignore[attr-defined]

@@ -51,7 +51,8 @@ def test_snapshots_share_title_data_and_are_independent() -> None:
     one, two = thaw(snapshot, shared), thaw(snapshot, shared)
     assert one is not two and one.cash is not two.cash
     assert one.board is not None and two.board is not None and game.board is not None
-    assert one.board.hexdefs is game.board.hexdefs  # shared, not copied
+    hex_id = game.board.hex_ids()[0]
+    assert one.board.hex_def(hex_id) is game.board.hex_def(hex_id)  # shared, not copied
     one.cash["bank"] -= 1
     assert two.cash["bank"] == game.cash["bank"]
     assert state_digest(two) == state_digest(game)

@@ -89,9 +89,7 @@ def _ids(game: Game) -> dict[str, list[str]]:
     """Valid ids of each kind in this game, for 'another valid id'."""
     board: Any = game.board
     hexes: list[str] = []
-    if board is not None and hasattr(board, "placed"):
-        hexes = sorted(board.placed)
-    elif board is not None:
+    if board is not None:
         hexes = sorted(st.hex_id for st in board)
     return {
         "corporation": sorted(game.corps),

@@ -62,7 +62,7 @@ def test_log_click_shows_the_board_then(window: MainWindow, qtbot) -> None:  # t
     assert model.entry(0).count is None and model.entry(0).text.startswith("—")
     scene = window.map_view.map_scene
     assert scene is not None
-    laid = [h for h in scene.hex_ids() if not window.session.game.board.placed[h].printed]
+    laid = [h for h in scene.hex_ids() if not window.session.game.board.hex(h).printed]
     assert laid
     row = next(i for i in range(model.rowCount()) if model.entry(i).count == 1)
     window._log_clicked(model.index(row))
@@ -74,12 +74,12 @@ def test_log_click_shows_the_board_then(window: MainWindow, qtbot) -> None:  # t
         f"${early.cash[p.id]}" for p in early.players]
     scene = window.map_view.map_scene
     assert scene is not None
-    assert all(scene.hex_item(h).state.tile is early.board.placed[h].tile for h in laid)
+    assert all(scene.hex_item(h).state.tile is early.board.hex(h).tile for h in laid)
     last = model.rowCount() - 1
     window._log_clicked(model.index(last))
     assert window.viewing is None and window.action_panel.isEnabled()
     game = window.session.game
-    assert scene.hex_item(laid[0]).state.tile is game.board.placed[laid[0]].tile
+    assert scene.hex_item(laid[0]).state.tile is game.board.hex(laid[0]).tile
     assert [r.cells[1] for r in window.players_model.rows()] == [
         f"${game.cash[p.id]}" for p in game.players]
 

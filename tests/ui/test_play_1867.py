@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtCore import QByteArray, QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent, QWheelEvent
 
-from desk18xx.engine.board_lite import shape
 from desk18xx.engine.game import GameSetup
 from desk18xx.engine.map import hexgrid
+from desk18xx.engine.map.tiles import geometry
 from desk18xx.ui.mainwindow import MainWindow
 from desk18xx.ui.mapview.view import TILE_MIME
 from desk18xx.ui.session import GameSession
@@ -123,7 +123,7 @@ def test_opening_of_1867(window: MainWindow, qtbot) -> None:  # type: ignore[no-
     for name, rotations in track.legal(HOME).items():
         tile = game.board.manifest[name].tile
         for rot in rotations:
-            if want in shape(tile, rot).exits:
+            if want in geometry(tile, rot).exits:
                 choice = (name, rotations, rot)
                 break
         if choice:
@@ -153,7 +153,7 @@ def test_opening_of_1867(window: MainWindow, qtbot) -> None:  # type: ignore[no-
     assert (f"(${cost})" in window.action_panel.confirm_button.text()) == (cost > 0)
     qtbot.keyClick(view, Qt.Key.Key_Return)
     game = session.game
-    placed = game.board.placed[HOME]
+    placed = game.board.hex(HOME)
     assert placed.tile.name == name and placed.rotation == target
     assert game.cash[minor] == cash_before - track.cost(HOME, name, target)  # first lay
     if game.legal_actions().step == "Track":
@@ -240,4 +240,4 @@ def test_clicking_the_previewed_hex_turns_the_tile(window: MainWindow, qtbot) ->
     assert window.controller.rotation == rotations[0]
     qtbot.keyClick(window.map_view, Qt.Key.Key_Escape)
     assert not window.map_view.previewing
-    assert session.game.board.placed[hex_id].tile.name != tile
+    assert session.game.board.hex(hex_id).tile.name != tile

@@ -124,7 +124,7 @@ def test_a_tile_tried_on_the_companys_own_turn_can_be_kept_as_a_branch(
     assert last.type == "lay_tile" and last.entity == corp
     assert session.tree.current.parent is main[index - 1]
     board = session.game.board
-    assert board is not None and board.placed[hex_id].tile.name == \
+    assert board is not None and board.hex(hex_id).tile.name == \
         str(recorded["tile"]).rpartition("-")[0]
 
 

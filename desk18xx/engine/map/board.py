@@ -83,8 +83,10 @@ class HexState:
         return tuple(t for t in self.tokens[city] if t is not None) + self.extra_tokens[city]
 
     def tokened_by(self, corp: str) -> bool:
-        """True when ``corp`` has a token in any city of the hex."""
-        return any(t.corp == corp for c in range(len(self.tokens)) for t in self.city_tokens(c))
+        """True when ``corp`` has a station token in any city of the hex (a neutral
+        placeholder is nobody's station)."""
+        return any(t.corp == corp and t.kind != "neutral"
+                   for c in range(len(self.tokens)) for t in self.city_tokens(c))
 
     def city_blocks(self, city: int, corp: str | None) -> bool:
         """A full city of other companies' tokens stops ``corp``'s routes (RB 5.4.3)."""
@@ -236,6 +238,10 @@ class Board:
         other.serial = next(_SERIAL)
         other._changes = list(self._changes)
         return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        """Deep copies (game snapshots) share the immutable parts (:meth:`copy`)."""
+        return self.copy()
 
     def __contains__(self, hex_id: object) -> bool:
         return hex_id in self._hexes
@@ -583,7 +589,7 @@ class Board:
         out = []
         for st in self._hexes.values():
             for c in range(len(st.tokens)):
-                if any(t.corp == corp for t in st.city_tokens(c)):
+                if any(t.corp == corp and t.kind != "neutral" for t in st.city_tokens(c)):
                     out.append((st.hex_id, c))
         return out
 

@@ -236,7 +236,8 @@ class TrackGraph:
             index: dict[str, list[NodeRef]] = {}
             for hid, st in self._states.items():
                 for c, n in enumerate(st.geo.city_nodes):
-                    for who in dict.fromkeys(t.corp for t in st.city_tokens(c)):
+                    for who in dict.fromkeys(t.corp for t in st.city_tokens(c)
+                                             if t.kind != "neutral"):
                         index.setdefault(who, []).append((hid, n))
             self._tokens = index
         return list(self._tokens.get(corp, ()))
@@ -248,7 +249,8 @@ class TrackGraph:
         for hid in changed:
             st = self._states[hid]
             out.extend((hid, n) for c, n in enumerate(st.geo.city_nodes)
-                       if any(t.corp == corp for t in st.city_tokens(c)))
+                       if any(t.corp == corp and t.kind != "neutral"
+                              for t in st.city_tokens(c)))
         order = self._order
         out.sort(key=lambda x: (order[x[0]], x[1]))
         return out

@@ -14,6 +14,7 @@ abilities that teleport, setup events).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
@@ -22,6 +23,7 @@ from desk18xx.engine.ids import HexId
 from desk18xx.engine.map.board import Board, HexState
 from desk18xx.engine.map.hexgrid import opposite
 from desk18xx.engine.map.tiles import (
+    NODE,
     Geometry,
     geometry,
     map_cities,
@@ -458,3 +460,49 @@ def lay_tile(
         for h, e in crossing.removed:
             board.remove_border(h, e)
     return cost
+
+
+# --- new track (18xx.games ``Tracker#check_track_restrictions!``)
+
+
+def _top_revenue(tile: TileDef, node: int) -> int:
+    rev = tile.nodes[node].revenue
+    return max([rev.flat, *(v for _c, v in rev.by_color)])
+
+
+def new_track_paths(old: Geometry, new: Geometry) -> frozenset[int] | None:
+    """Paths of ``new`` that are new track or change a stop's value over ``old``
+    (the ``:semi_restrictive`` rule: a lay must give the company one of them);
+    None when ``old`` has no track (all of ``new`` is new track).
+
+    A new path is old track when every end of it is an end of one old path (an
+    edge by number, a stop by kind: 18xx ``Path#<=``); it changes a value when
+    the stops of the first such old path have other (highest) revenues.
+    """
+    return _new_track_paths(old, new)
+
+
+@functools.lru_cache(maxsize=65536)
+def _new_track_paths(old: Geometry, new: Geometry) -> frozenset[int] | None:
+    if not old.ends:
+        return None
+
+    def split(geo: Geometry, p: int) -> tuple[frozenset[int], tuple[int, ...]]:
+        ends = geo.ends[p]
+        return (frozenset(x for x in ends if x < NODE), tuple(x - NODE for x in ends if x >= NODE))
+
+    olds = [split(old, q) for q in range(old.n_paths)]
+    gains: set[int] = set()
+    for p in range(new.n_paths):
+        edges, nodes = split(new, p)
+        kinds = [new.kinds[n] for n in nodes]
+        for oedges, onodes in olds:
+            okinds = {old.kinds[n] for n in onodes}
+            if edges <= oedges and all(k in okinds for k in kinds):
+                if sorted(_top_revenue(new.tile, n) for n in nodes) != sorted(
+                        _top_revenue(old.tile, n) for n in onodes):
+                    gains.add(p)
+                break
+        else:
+            gains.add(p)
+    return frozenset(gains)

@@ -112,7 +112,7 @@ class G1822CA(Game):
         self._setup_corporations()
         self._setup_trains()
         self._setup_market()
-        self.board = Board(self.data.hexes, self.data.tiles)  # type: ignore[assignment]
+        self.board = Board(self.data.hexes, self.data.tiles)
         self.boxes = BidBoxes(self)
         self.train_with_pullman: str | None = None
         self.train_with_grain: str | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.state import POOL, CorpKind
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import rules as R
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def violations(game: G1867) -> list[str]:
             out.append(f"{cid} has {corp.loans} loans")
     assert game.board is not None
     used: dict[str, int] = {}
-    for tid in game.board.used_tiles:
+    for tid in B.laid_tiles(game.board):
         name = tid.rpartition("-")[0]
         used[name] = used.get(name, 0) + 1
     for name, n in used.items():

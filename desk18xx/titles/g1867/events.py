@@ -10,8 +10,8 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from desk18xx.engine.board_lite import NEUTRAL
 from desk18xx.engine.state import BANK
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import rules as R
 
 if TYPE_CHECKING:
@@ -35,12 +35,15 @@ class Event(StrEnum):
 def green_minors_available(game: G1867) -> None:
     """First 3: green minors, Timmins/Montreal spaces, Granby unlocked."""
     assert game.board is not None
-    for cities in game.board.tokens.values():
-        for slots in cities:
+    board = game.board
+    for hex_id, cities in list(B.all_slots(board)):
+        for ci, slots in enumerate(cities):
             for i, s in enumerate(slots):
-                if s == NEUTRAL:
-                    slots[i] = None
-    game.board.blocked.clear()
+                if s == B.NEUTRAL:
+                    B.set_slot(board, hex_id, ci, i, None)
+    for st in list(board):
+        if st.blockers:
+            board.set_blockers(st.hex_id, ())
     game.available += list(R.GREEN_MINORS)
     game.available += [c for c, _ in R.MAJORS]
 

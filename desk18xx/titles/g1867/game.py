@@ -11,7 +11,6 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Action, LayTile
-from desk18xx.engine.board_lite import NEUTRAL, Board
 from desk18xx.engine.data import load_title
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.game import Game, GameSetup, PhaseDef
@@ -30,6 +29,7 @@ from desk18xx.engine.state import (
     Train,
 )
 from desk18xx.engine.tiledef import NodeKind
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import checks, nationalization
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.events import EVENTS, Event
@@ -126,11 +126,9 @@ class G1867(Game):
         self.market = Market.from_rows(rows)
         # board
         data = load_title("1867")
-        self.board = Board.from_hexes(data.hexes, data.tiles)
+        self.board = B.new_board(data.hexes, data.tiles)
         for hex_id, hd in data.hexes.items():
             for tok in hd.tokens:
-                mark = NEUTRAL if tok.type == "neutral" else tok.corporation
-                self.board.tokens[hex_id][tok.city][tok.slot] = mark
                 if tok.type != "neutral":
                     cn.tokens[0].hex, cn.tokens[0].city = hex_id, tok.city
         self.green_tokens_removed = False
@@ -280,11 +278,8 @@ class G1867(Game):
         assert self.board is not None
         out: list[str] = []
         minor = self.is_minor(cid)
-        for hex_id, cities in self.board.tokens.items():
-            if not cities:
-                continue
-            placed = self.board.placed[hex_id]
-            if placed.tile.color.value in ("red", "blue"):
+        for hex_id, cities in B.all_slots(self.board):
+            if self.board.hex(hex_id).tile.color.value in ("red", "blue"):
                 continue
             if minor:
                 if any(all(s is None for s in slots) for slots in cities):
@@ -296,12 +291,12 @@ class G1867(Game):
             else:
                 # 18xx.games: no hex with a normal token (so never Toronto, CN's)
                 free = any(any(s is None for s in slots) for slots in cities)
-                normal = any(s not in (None, NEUTRAL) for slots in cities for s in slots)
+                normal = any(s not in (None, B.NEUTRAL) for slots in cities for s in slots)
                 if free and not normal:
                     out.append(hex_id)
         if minor:
             return out
-        unconnected = [h for h in out if not self.board.node_connected_elsewhere(h)]
+        unconnected = [h for h in out if not B.node_connected_elsewhere(self.board, h)]
         return unconnected or out
 
     def place_home_token(self, cid: str) -> None:
@@ -318,20 +313,24 @@ class G1867(Game):
     def token_city(self, city_id: str) -> tuple[str, int]:
         """Hex and city number of a city id ``"<tile id>-<part>"``."""
         assert self.board is not None
-        tile_id, _, part = city_id.rpartition("-")
-        try:
-            hex_id, city = self.board.find_city(tile_id, int(part))
-        except (KeyError, ValueError):
-            raise IllegalAction(f"no city {city_id} on the board") from None
-        if not 0 <= city < len(self.board.tokens[hex_id]):
-            raise IllegalAction(f"no city {city_id} on the board")
-        return hex_id, city
+        return B.find_city(self.board, city_id)
+
+    def city_id(self, hex_id: str, city: int) -> str:
+        """1867 names a city ``"<tile id>-<city number>"`` (:meth:`token_city`)."""
+        assert self.board is not None
+        return f"{self.board.hex(hex_id).tile_id}-{city}"
+
+    def reference_city_id(self, city_id: str) -> str:
+        """desk18xx 0.1.0 named a city on a printed tile ``"E15-0-0"``; 18xx.games
+        names it ``"E15-3-0"`` (:func:`board.reference_city_id`)."""
+        assert self.board is not None
+        return B.reference_city_id(self.board, city_id)
 
     def put_token(self, cid: str, hex_id: str, city: int, slot: int | None,
                   token: Token) -> None:
         """Put ``token`` into a free slot of a city."""
         assert self.board is not None
-        slots = self.board.tokens[hex_id][city]
+        slots = B.slots(self.board, hex_id, city)
         index = slot if slot is not None and 0 <= slot < len(slots) and slots[slot] is None \
             else None
         if index is None:
@@ -339,7 +338,7 @@ class G1867(Game):
             if not free:
                 raise IllegalAction(f"no free token slot in {hex_id}")
             index = free[0]
-        slots[index] = cid
+        B.set_slot(self.board, hex_id, city, index, cid)
         token.hex, token.city = hex_id, city
         self.token_graph.clear()  # 18xx ``Tokener#place_token`` clears the graph
 
@@ -350,7 +349,7 @@ class G1867(Game):
             mine = [t for t in corp.tokens if t.hex == hex_id]
             if not mine:
                 continue
-            spots = [ci for ci, slots in enumerate(self.board.tokens[hex_id])
+            spots = [ci for ci, slots in enumerate(B.hex_slots(self.board, hex_id))
                      for s in slots if s == cid]
             for token, ci in zip(mine, spots, strict=False):
                 token.city = ci
@@ -689,11 +688,18 @@ class G1867(Game):
             value += price * s.percent * self.total_shares(s.corp) // 100
         return value
 
+    def position_board(self) -> dict[str, Any] | None:
+        """The board in the position as 1867 has always declared it: laid tiles with
+        rotations, and per hex with a token its cities' slots (company ids,
+        ``"~neutral"`` for a placeholder)."""
+        assert self.board is not None
+        return B.summary(self.board)
+
     # -- revenue ---------------------------------------------------------------------------
     def stop_kind(self, hex_id: str, node: int) -> NodeKind:
         """Kind of a node on the current tile."""
         assert self.board is not None
-        return self.board.placed[hex_id].tile.nodes[node].kind
+        return B.node_kind(self.board, hex_id, node)
 
     # -- playouts and checks -------------------------------------------------------------
     def title_violations(self) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.state import BANK, CorpKind, Token
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import rules as R
 
 if TYPE_CHECKING:
@@ -63,8 +64,8 @@ def replace_tokens(game: G1867, cid: str) -> None:
 
     def max_rev(t: Token) -> int:
         assert game.board is not None and t.hex is not None and t.city is not None
-        placed = game.board.placed[t.hex]
-        node = placed.tile.nodes[placed.city_nodes[t.city]]
+        st = game.board.hex(t.hex)
+        node = st.tile.nodes[st.geo.city_nodes[t.city]]
         rev = node.revenue
         return max([rev.flat] + [v for _c, v in rev.by_color])
 
@@ -72,10 +73,11 @@ def replace_tokens(game: G1867, cid: str) -> None:
     for token in used:
         assert token.hex is not None and token.city is not None
         hex_id, city = token.hex, token.city
-        slots = game.board.tokens[hex_id][city]
-        slots[slots.index(cid)] = None
+        slots = B.slots(game.board, hex_id, city)
+        B.set_slot(game.board, hex_id, city, slots.index(cid), None)
+        slots = B.slots(game.board, hex_id, city)
         token.hex = token.city = None
-        if any(NATIONAL in s for s in game.board.tokens[hex_id]):
+        if any(NATIONAL in s for s in B.hex_slots(game.board, hex_id)):
             continue
         new = cn.next_token()
         if new is None:
@@ -84,7 +86,7 @@ def replace_tokens(game: G1867, cid: str) -> None:
             game.national_reservations.remove(hex_id)
         elif sum(1 for t in cn.tokens if not t.used) == len(game.national_reservations):
             continue
-        slots[slots.index(None)] = NATIONAL
+        B.set_slot(game.board, hex_id, city, slots.index(None), NATIONAL)
         new.hex, new.city = hex_id, city
 
 
@@ -94,9 +96,9 @@ def close_corporation(game: G1867, cid: str, force: bool = True) -> None:
     assert game.board is not None
     for t in corp.tokens:
         if t.hex is not None and t.city is not None:
-            slots = game.board.tokens[t.hex][t.city]
+            slots = B.slots(game.board, t.hex, t.city)
             if cid in slots:
-                slots[slots.index(cid)] = None
+                B.set_slot(game.board, t.hex, t.city, slots.index(cid), None)
             t.hex = t.city = None
     if game.cash[cid]:
         game.transfer(cid, BANK, game.cash[cid])
@@ -158,13 +160,13 @@ def cn_tokens_montreal(game: G1867) -> None:
     assert game.board is not None
     if "L12" not in game.national_reservations:
         return
-    if any(NATIONAL in slots for slots in game.board.tokens["L12"]):
+    if any(NATIONAL in slots for slots in B.hex_slots(game.board, "L12")):
         game.national_reservations.remove("L12")
         return
     token = game.corps[NATIONAL].next_token()
-    for ci, slots in enumerate(game.board.tokens["L12"]):
+    for ci, slots in enumerate(B.hex_slots(game.board, "L12")):
         if token is not None and None in slots:
-            slots[slots.index(None)] = NATIONAL
+            B.set_slot(game.board, "L12", ci, slots.index(None), NATIONAL)
             token.hex, token.city = "L12", ci
             game.national_reservations.remove("L12")
             return
@@ -175,17 +177,14 @@ def place_639_token(game: G1867, hex_id: str) -> None:
     assert game.board is not None
     if not game.national_reservations or not game.config.compat_18xxgames:
         return
-    if any(NATIONAL in slots for slots in game.board.tokens[hex_id]):
+    if any(NATIONAL in slots for slots in B.hex_slots(game.board, hex_id)):
         return
     token = game.corps[NATIONAL].next_token()
     if token is None:
         return
     game.national_reservations.remove(hex_id) if hex_id in game.national_reservations \
         else None
-    slots = game.board.tokens[hex_id][0]
-    if None not in slots:
-        slots.append(None)
-    slots[slots.index(None)] = NATIONAL
+    B.add_token(game.board, hex_id, 0, NATIONAL, cheater=True)
     token.hex, token.city = hex_id, 0
 
 

@@ -39,8 +39,8 @@ from desk18xx.engine.actions import (
     RunRoutes,
     SellShares,
 )
-from desk18xx.engine.board_lite import TileShape, shape, stop_counts
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.map.tiles import geometry
 from desk18xx.engine.market import CellType
 from desk18xx.engine.offers import (
     BidOffer,
@@ -64,7 +64,9 @@ from desk18xx.engine.offers import (
 )
 from desk18xx.engine.state import POOL, CorpKind, Share
 from desk18xx.engine.steps.discard import DiscardTrains
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import rules as R
+from desk18xx.titles.g1867.board import stop_counts
 from desk18xx.titles.g1867.randomroutes import random_run
 from desk18xx.titles.g1867.steps.auction import INCREMENT, PrivateAuction
 from desk18xx.titles.g1867.steps.merger import (
@@ -203,10 +205,10 @@ def _passes(gm: G1867, step: Step, entity: str, focus: str | None = None) -> lis
 def _city_id(gm: G1867, hex_id: str, city: int) -> str | None:
     """The id players' actions name city ``city`` of ``hex_id`` by (None: none)."""
     assert gm.board is not None
-    placed = gm.board.placed[hex_id]
-    names = [f"{placed.tile_id}-{city}"]
-    if city < len(placed.city_nodes):
-        names.insert(0, f"{placed.tile_id}-{placed.city_nodes[city]}")
+    st = gm.board.hex(hex_id)
+    names = [f"{st.tile_id}-{city}"]
+    if city < len(st.geo.city_nodes):
+        names.insert(0, f"{st.tile_id}-{st.geo.city_nodes[city]}")
     for name in names:
         try:
             if gm.token_city(name) == (hex_id, city):
@@ -234,7 +236,7 @@ def _home_tokens(gm: G1867, step: Step, corp: str, focus: str | None = None) -> 
         cities.append((hex_id, city, focus))
     else:
         for hex_id in hexes:
-            for city in range(len(board.tokens[hex_id])):
+            for city in range(len(board.hex(hex_id).tokens)):
                 city_id = _city_id(gm, hex_id, city)
                 if city_id is not None:
                     cities.append((hex_id, city, city_id))
@@ -242,7 +244,7 @@ def _home_tokens(gm: G1867, step: Step, corp: str, focus: str | None = None) -> 
     rule = "the card, SR Minors" if minor else "the card, SR Majors"
     out: list[Offer] = []
     for hex_id, city, city_id in cities:
-        slots = board.tokens[hex_id][city]
+        slots = B.slots(board, hex_id, city)
         free = tuple(i for i, s in enumerate(slots) if s is None)
         why: str | None = None
         if hex_id not in hexes:
@@ -313,7 +315,7 @@ def _removals(gm: G1867, step: Step, corp: str, focus: str | None = None) -> lis
             continue
         if at is not None and at != (token.hex, token.city):
             continue
-        slots = gm.board.tokens[token.hex][token.city]
+        slots = B.slots(gm.board, token.hex, token.city)
         city_id = focus if focus is not None else _city_id(gm, token.hex, token.city)
         if corp not in slots or city_id is None:
             continue
@@ -637,7 +639,7 @@ def _tokens(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[
         cities.append((hex_id, city, focus))
     else:
         for hex_id, city in step.tokenable(gm, corp):
-            city_id = f"{gm.board.placed[hex_id].tile_id}-{city}"
+            city_id = f"{gm.board.hex(hex_id).tile_id}-{city}"
             try:
                 if gm.token_city(city_id) == (hex_id, city):
                     cities.append((hex_id, city, city_id))
@@ -694,7 +696,7 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
     assert board is not None
     lay = step.tile_lay()
     assert lay is not None
-    hd = board.hexdefs.get(hex_id)
+    hd = board.hex_def(hex_id) if hex_id in board else None
     where = f"{hd.location_name} ({hex_id})" if hd is not None and hd.location_name else hex_id
     make = functools.partial(TileLayOffer, hex=hex_id, rule=LAY_RULE,
                              second_lay=step.laid > 0, label=where, by=corp)
@@ -703,7 +705,7 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
         why = f"{corp}'s network does not reach {where}"
     if why is not None:
         return make(why_not=why)
-    old = board.placed[hex_id]
+    old = board.hex(hex_id)
     names = [only] if only is not None else list(board.manifest)
     refused: list[tuple[str, str]] = []
     fitting: dict[str, list[tuple[int, int]]] = {}
@@ -716,7 +718,7 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
             continue
         if entry.tile.color.value not in ("yellow", "green", "brown", "gray"):
             continue
-        copy = board.free_copy(name)
+        copy = B.free_copy(board, name)
         if copy is None:
             refused.append((name, f"no tile {name} is left"))
             continue
@@ -760,11 +762,11 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
             tile = board.manifest[name].tile
             kept: list[tuple[int, int]] = []
             why_not = ""
-            seen: list[tuple[TileShape, str | None]] = []
+            seen: list[tuple[frozenset[tuple[int, int]], str | None]] = []
             for r, c in fitting[name]:
                 # a rotation that lays the same track as one asked already (a
                 # symmetric tile) has its answer: the walk is not made again
-                placed = shape(tile, r)
+                placed = frozenset((min(a, b), max(a, b)) for a, b in geometry(tile, r).ends)
                 problem = next((p for s, p in seen if s == placed), "?")
                 if problem == "?":
                     try:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from desk18xx.engine.actions import Route
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.tiledef import NodeKind
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867.revenue import check_routes
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def random_route(game: G1867, corp: str, tid: str, rng: random.Random) -> Route 
     assert game.board is not None
     board = game.board
     train = game.trains[tid]
-    starts = [(h, board.placed[h].city_nodes[c]) for h, c, _s in board.corp_tokens(corp)]
+    starts = [(h, board.hex(h).geo.city_nodes[c]) for h, c, _s in B.corp_tokens(board, corp)]
     if not starts:
         return None
     h0, n0 = rng.choice(starts)
@@ -52,7 +53,7 @@ def random_route(game: G1867, corp: str, tid: str, rng: random.Random) -> Route 
     cur_hex, cur_node = h0, n0
     counted = 1
     for _ in range(12):
-        sh = board.placed[cur_hex].shape
+        sh = board.hex(cur_hex).geo
         options = sorted(sh.node_edges[cur_node])
         rng.shuffle(options)
         advanced = False
@@ -62,7 +63,7 @@ def random_route(game: G1867, corp: str, tid: str, rng: random.Random) -> Route 
             stop: tuple[str, int] | None = None
             seen = set(visited)
             while True:
-                nxt = board.neighbour_enterable(h, edge)
+                nxt = B.neighbour_enterable(board, h, edge)
                 if nxt is None:
                     break
                 h2, back = nxt
@@ -70,12 +71,12 @@ def random_route(game: G1867, corp: str, tid: str, rng: random.Random) -> Route 
                     break
                 chain.append(h2)
                 seen.add(h2)
-                psh = board.placed[h2].shape
-                nodes = psh.edge_nodes.get(back)
+                psh = board.hex(h2).geo
+                nodes = B.edge_nodes(psh).get(back)
                 if nodes:
                     stop = (h2, min(nodes))
                     break
-                onward = sorted(psh.edge_edges.get(back, ()))
+                onward = sorted(B.edge_edges(psh).get(back, ()))
                 if not onward:
                     break
                 h, edge = h2, rng.choice(onward)
@@ -84,19 +85,18 @@ def random_route(game: G1867, corp: str, tid: str, rng: random.Random) -> Route 
             chains.append(tuple(chain))
             visited.update(chain)
             cur_hex, cur_node = stop
-            kind = board.placed[cur_hex].tile.nodes[cur_node].kind
+            kind = board.hex(cur_hex).tile.nodes[cur_node].kind
             if kind is not NodeKind.TOWN:
                 counted += 1
             advanced = True
             break
         if not advanced:
             break
-        kind = board.placed[cur_hex].tile.nodes[cur_node].kind
+        kind = board.hex(cur_hex).tile.nodes[cur_node].kind
         if kind is NodeKind.OFFBOARD or (not train.express and counted >= train.distance):
             break
-        placed = board.placed[cur_hex]
-        if kind is NodeKind.CITY and board.city_full_for(
-                cur_hex, placed.city_nodes.index(cur_node), corp):
+        if kind is NodeKind.CITY and B.city_full_for(
+                board, cur_hex, board.hex(cur_hex).geo.city_nodes.index(cur_node), corp):
             break
         if rng.random() < 0.3:
             break

@@ -16,10 +16,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.actions import Route
-from desk18xx.engine.board_lite import edge_to
 from desk18xx.engine.errors import IllegalAction
-from desk18xx.engine.map.hexgrid import opposite
+from desk18xx.engine.map.hexgrid import edge_between, opposite, parse_hex
 from desk18xx.engine.tiledef import NodeKind
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import rules as R
 
 if TYPE_CHECKING:
@@ -29,7 +29,10 @@ Stop = tuple[str, int]  # (hex, node)
 
 
 def _edge(a: str, b: str) -> int:
-    e = edge_to(a, b)
+    try:
+        e = edge_between(parse_hex(a), parse_hex(b))
+    except ValueError:
+        e = None
     if e is None:
         raise IllegalAction(f"route: {a} and {b} are not neighbours")
     return e
@@ -38,10 +41,9 @@ def _edge(a: str, b: str) -> int:
 def _stop_node(game: G1867, hex_id: str, edges: list[int]) -> int:
     """The node on ``hex_id`` joined to all ``edges`` (a stop)."""
     assert game.board is not None
-    placed = game.board.placed[hex_id]
-    sh = placed.shape
-    candidates = [i for i, n in enumerate(placed.tile.nodes)
-                  if n.kind is not NodeKind.JUNCTION and set(edges) <= sh.node_edges[i]]
+    geo = game.board.hex(hex_id).geo
+    candidates = [i for i, n in enumerate(geo.tile.nodes)
+                  if n.kind is not NodeKind.JUNCTION and set(edges) <= geo.node_edges[i]]
     if not candidates:
         raise IllegalAction(f"route: no stop on {hex_id} joins its track")
     return candidates[0]
@@ -50,8 +52,8 @@ def _stop_node(game: G1867, hex_id: str, edges: list[int]) -> int:
 def _walk_through(game: G1867, hex_id: str, e_in: int, e_out: int) -> None:
     """Passing ``hex_id`` from ``e_in`` to ``e_out`` must follow plain track."""
     assert game.board is not None
-    sh = game.board.placed[hex_id].shape
-    if e_out in sh.edge_edges.get(e_in, ()):
+    geo = game.board.hex(hex_id).geo
+    if e_out in B.edge_edges(geo).get(e_in, ()):
         return
     raise IllegalAction(f"route: no track through {hex_id} from edge {e_in} to {e_out}")
 
@@ -66,12 +68,12 @@ def route_stops(game: G1867, route: Route) -> list[Stop]:
     hexes_seen: list[str] = []
     for chain in chains:
         for i, h in enumerate(chain):
-            if h not in game.board.placed:
+            if h not in game.board:
                 raise IllegalAction(f"route: {h} is not on the map")
             if i + 1 < len(chain):
                 e = _edge(h, chain[i + 1])
-                if game.board.neighbour_enterable(h, e) is None or e not in \
-                        game.board.placed[h].shape.exits:
+                if B.neighbour_enterable(game.board, h, e) is None or e not in \
+                        game.board.hex(h).geo.exits:
                     raise IllegalAction(f"route: no track between {h} and {chain[i + 1]}")
             if 0 < i < len(chain) - 1:
                 _walk_through(game, h, _edge(h, chain[i - 1]), _edge(h, chain[i + 1]))
@@ -88,7 +90,7 @@ def route_stops(game: G1867, route: Route) -> list[Stop]:
     stops: list[Stop] = []
     for h in stops_hexes:
         node = _stop_node(game, h, ends[h])
-        kind = game.board.placed[h].tile.nodes[node].kind
+        kind = game.board.hex(h).tile.nodes[node].kind
         if kind is NodeKind.OFFBOARD and len(ends[h]) > 1:
             raise IllegalAction(f"route passes through off-board {h}")
         stops.append((h, node))
@@ -96,7 +98,7 @@ def route_stops(game: G1867, route: Route) -> list[Stop]:
         raise IllegalAction("Route must have at least 2 stops")
     groups: list[str] = []
     for h, node in stops:
-        groups.extend(game.board.placed[h].tile.nodes[node].groups)
+        groups.extend(game.board.hex(h).tile.nodes[node].groups)
     if len(groups) != len(set(groups)):
         raise IllegalAction("a route may visit only one stop of a group (Detroit)")
     corp = route_owner(game, route)
@@ -104,20 +106,20 @@ def route_stops(game: G1867, route: Route) -> list[Stop]:
         raise IllegalAction("Route must contain token")
     # a full city of another company blocks passing through it
     for h, node in stops:
-        placed = game.board.placed[h]
-        if placed.tile.nodes[node].kind is NodeKind.CITY and len(ends[h]) > 1:
-            ci = placed.city_nodes.index(node)
-            if game.board.city_full_for(h, ci, route_owner(game, route)):
+        st = game.board.hex(h)
+        if st.tile.nodes[node].kind is NodeKind.CITY and len(ends[h]) > 1:
+            ci = st.geo.city_nodes.index(node)
+            if B.city_full_for(game.board, h, ci, route_owner(game, route)):
                 raise IllegalAction(f"route passes through a full city on {h}")
     return stops
 
 
 def _tokened(game: G1867, corp: str, stop: Stop) -> bool:
     assert game.board is not None
-    placed = game.board.placed[stop[0]]
-    if stop[1] not in placed.city_nodes:
+    geo = game.board.hex(stop[0]).geo
+    if stop[1] not in geo.city_nodes:
         return False
-    return corp in game.board.tokens[stop[0]][placed.city_nodes.index(stop[1])]
+    return corp in B.slots(game.board, stop[0], geo.city_nodes.index(stop[1]))
 
 
 def route_owner(game: G1867, route: Route) -> str:
@@ -129,7 +131,7 @@ def stop_value(game: G1867, stop: Stop) -> int:
     """Revenue of a stop in the current phase."""
     assert game.board is not None
     h, node = stop
-    return game.board.placed[h].tile.nodes[node].revenue.value(
+    return game.board.hex(h).tile.nodes[node].revenue.value(
         [_color(c) for c in game.phase.tiles])
 
 
@@ -143,7 +145,7 @@ def revenue_for(game: G1867, corp: str, route: Route, stops: list[Stop]) -> int:
     """Best revenue of ``stops`` for the route's train (18xx ``compute_stops``)."""
     assert game.board is not None
     train = game.trains[route.train]
-    kinds = {s: game.board.placed[s[0]].tile.nodes[s[1]].kind for s in stops}
+    kinds = {s: game.board.hex(s[0]).tile.nodes[s[1]].kind for s in stops}
     if train.express:
         mandatory = [s for s in stops if kinds[s] is NodeKind.OFFBOARD]
         optional = [s for s in stops if kinds[s] is not NodeKind.OFFBOARD]
@@ -158,11 +160,12 @@ def revenue_for(game: G1867, corp: str, route: Route, stops: list[Stop]) -> int:
         raise IllegalAction(f"{route.train} counts at most {pay} off-boards")
 
     def tokened(s: Stop) -> bool:
-        placed = game.board.placed[s[0]]  # type: ignore[union-attr]
+        board = game.board
+        assert board is not None
         if kinds[s] is not NodeKind.CITY:
             return False
-        ci = placed.city_nodes.index(s[1])
-        return corp in game.board.tokens[s[0]][ci]  # type: ignore[union-attr]
+        ci = board.hex(s[0]).geo.city_nodes.index(s[1])
+        return corp in B.slots(board, s[0], ci)
 
     if len(mandatory) == pay:
         chosen_sets = [mandatory]

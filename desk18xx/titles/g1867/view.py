@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from desk18xx.engine.board_lite import Board
 from desk18xx.engine.tiledef import HexDef
 from desk18xx.engine.view import GameView, StandingBid, TileSupply
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867.steps.auction import PrivateAuction
 from desk18xx.titles.g1867.steps.stock import BuySellParShares
 
@@ -57,31 +57,22 @@ class View1867(GameView):
                    next(p for p, v in step.bids.items() if v == top))
         return StandingBid(step.auctioning, who, top)
 
-    def _board(self) -> Board | None:
-        board = self._g.board
-        return board if isinstance(board, Board) else None
-
     def tile_supply(self) -> Mapping[str, TileSupply]:
         """Every manifest tile with the copies left."""
-        board = self._board()
+        board = self._g.board
         if board is None:
             return {}
-        used: dict[str, int] = {}
-        for tid in board.used_tiles:
-            name = tid.rpartition("-")[0]
-            used[name] = used.get(name, 0) + 1
-        return {name: TileSupply(name, mt.tile,
-                                 None if mt.count is None else mt.count - used.get(name, 0))
+        return {name: TileSupply(name, mt.tile, board.remaining(name))
                 for name, mt in board.manifest.items()}
 
     def next_copy(self, name: str) -> str | None:
         """The lowest-numbered copy of ``name`` in the supply."""
-        board = self._board()
-        return None if board is None else board.free_copy(name)
+        board = self._g.board
+        return None if board is None else B.free_copy(board, name)
 
     def hex_def(self, hex_id: str) -> HexDef:
         """The printed hex."""
-        board = self._board()
-        if board is None:
+        board = self._g.board
+        if board is None or hex_id not in board:
             raise KeyError(hex_id)
-        return board.hexdefs[hex_id]
+        return board.hex_def(hex_id)

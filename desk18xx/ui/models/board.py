@@ -17,7 +17,6 @@ from desk18xx.ui.map.boardview import Mark, MarkKind, StaticBoard, StaticHex
 from desk18xx.ui.map.starting import corporation_marks, starting_hex
 
 #: Token-slot value the engine uses for a neutral placeholder (1867 CN).
-_NEUTRAL = "~neutral"
 _DATA_TITLES = {"1822CA ERS": "1822CA-ERS", "1822CA WRS": "1822CA-WRS"}
 
 
@@ -54,10 +53,10 @@ def corp_colors(title: str) -> dict[str, tuple[str, str]]:
 
 def board_view(game: Game) -> StaticBoard:
     """What the map should draw for ``game`` now."""
-    board: object = game.board
-    if isinstance(board, mboard.Board):
-        return _map_board_view(game.setup.title, board)
-    return _lite_board_view(game)
+    board = game.board
+    if board is None:
+        return StaticBoard({})
+    return _map_board_view(game.setup.title, board)
 
 
 def _mark(marks: dict[str, Mark], token: mboard.Token) -> Mark:
@@ -109,47 +108,6 @@ def _drawn_hex(title: str, board: mboard.Board, st: mboard.HexState) -> StaticHe
     )
 
 
-def _lite_board_view(game: Game) -> StaticBoard:
-    board = game.board
-    assert board is not None
-    marks = _marks(game.setup.title)
-    placed_corps = {t for cities in board.tokens.values() for slots in cities
-                    for t in slots if t}
-    out: dict[str, StaticHex] = {}
-    bases = _bases(game.setup.title)
-    for hex_id, hex_def in board.hexdefs.items():
-        base = bases.get(hex_id) or starting_hex(hex_def, marks)
-        placed = board.placed[hex_id]
-        tokens: list[tuple[Mark | None, ...]] = []
-        for slots in board.tokens.get(hex_id, []):
-            row: list[Mark | None] = []
-            for owner in slots:
-                if owner is None:
-                    row.append(None)
-                elif owner == _NEUTRAL:
-                    cn = marks.get("CN", Mark("CN"))
-                    row.append(Mark("CN", cn.fill, cn.text, MarkKind.NEUTRAL))
-                else:
-                    row.append(marks.get(owner, Mark(owner)))
-            tokens.append(tuple(row))
-        reservations = tuple(
-            tuple(None if (r in placed_corps) else r for r in row)
-            for row in base.reservations
-        )
-        if len(reservations) != len(tokens):
-            reservations = ()
-        out[hex_id] = StaticHex(
-            hex=hex_def,
-            tile=placed.tile,
-            rotation=placed.rotation,
-            tokens=tuple(tokens),
-            reservations=reservations,
-            hex_reservations=tuple(r for r in base.hex_reservations if r not in placed_corps),
-            marks=base.marks if placed.printed else (),
-        )
-    return StaticBoard(out)
-
-
 #: The last board counted, its hex states and its counts (one entry, key "last").
 _TILE_COUNTS: dict[str, tuple[mboard.Board, tuple[mboard.HexState, ...],
                               tuple[tuple[str, str, int | None], ...]]] = {}
@@ -157,43 +115,29 @@ _TILE_COUNTS: dict[str, tuple[mboard.Board, tuple[mboard.HexState, ...],
 
 def tile_counts(game: Game) -> list[tuple[str, str, int | None]]:
     """The manifest: (tile name, colour, copies left or None for unlimited)."""
-    board: object = game.board
+    board = game.board
     out: list[tuple[str, str, int | None]] = []
-    if isinstance(board, mboard.Board):
-        states = tuple(board)  # every lay or removal replaces a (frozen) hex state
-        last = _TILE_COUNTS.get("last")
-        if last is not None and last[0] is board and last[1] == states:
-            return list(last[2])
-        for name, entry in board.manifest.items():
-            out.append((name, entry.tile.color.value, board.remaining(name)))
-        _TILE_COUNTS["last"] = (board, states, tuple(out))
+    if board is None:
         return out
-    lite = game.board
-    if lite is None:
-        return out
-    for name, entry in lite.manifest.items():
-        left = None if entry.count is None else lite.copies_left(name)
-        out.append((name, entry.tile.color.value, left))
+    states = tuple(board)  # every lay or removal replaces a (frozen) hex state
+    last = _TILE_COUNTS.get("last")
+    if last is not None and last[0] is board and last[1] == states:
+        return list(last[2])
+    for name, entry in board.manifest.items():
+        out.append((name, entry.tile.color.value, board.remaining(name)))
+    _TILE_COUNTS["last"] = (board, states, tuple(out))
     return out
 
 
 def hex_summary(game: Game, hex_id: str) -> str:
     """One line about a hex for a tooltip: id, name, tile and tokens."""
-    board: object = game.board
-    if isinstance(board, mboard.Board):
-        st = board.hex(hex_id)
-        hex_def = board.hex_def(hex_id)
-        tile, printed = st.tile, st.printed
-        tokens = [t.corp for slots in st.tokens for t in slots if t is not None]
-    else:
-        lite = game.board
-        if lite is None or hex_id not in lite.placed:
-            return hex_id
-        placed = lite.placed[hex_id]
-        hex_def = lite.hexdefs[hex_id]
-        tile, printed = placed.tile, placed.printed
-        tokens = [t if t != _NEUTRAL else "CN" for slots in lite.tokens.get(hex_id, [])
-                  for t in slots if t is not None]
+    board = game.board
+    if board is None or hex_id not in board:
+        return hex_id
+    st = board.hex(hex_id)
+    hex_def = board.hex_def(hex_id)
+    tile, printed = st.tile, st.printed
+    tokens = [t.corp for slots in st.tokens for t in slots if t is not None]
     parts = [hex_id]
     if hex_def.location_name:
         parts.append(hex_def.location_name)

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from desk18xx.engine.actions import Route
-from desk18xx.engine.board_lite import TileShape, shape
 from desk18xx.engine.game import Game
-from desk18xx.engine.map import board as mboard
 from desk18xx.engine.map.hexgrid import opposite
+from desk18xx.engine.map.tiles import NODE, geometry
 from desk18xx.engine.tiledef import Color, NodeKind, TileDef
 
 
@@ -52,39 +51,49 @@ class TrainRoute:
 LOCAL = "local"
 
 
+@dataclass(frozen=True, slots=True)
+class TileShape:
+    """What the route builder reads of a tile at a rotation."""
+
+    exits: frozenset[int]
+    node_edges: tuple[frozenset[int], ...]
+    """Per node, the edges joined to it."""
+    edge_edges: dict[int, frozenset[int]]
+    """Edge -> the edges joined to it by plain track."""
+
+
 def _placed(game: Game, hex_id: str) -> tuple[TileDef, int, TileShape] | None:
-    """The tile on ``hex_id``, its rotation and track shape, on either kind of board
-    (1867's :class:`~desk18xx.engine.board_lite.Board`, 1822CA's map Board)."""
+    """The tile on ``hex_id``, its rotation and track shape."""
     board = game.board
-    if isinstance(board, mboard.Board):
-        if hex_id not in board:
-            return None
-        st = board.hex(hex_id)
-        return st.tile, st.rotation, _shape(st.tile, st.rotation)
-    assert board is not None
-    placed = board.placed.get(hex_id)
-    if placed is None:
+    if board is None or hex_id not in board:
         return None
-    return placed.tile, placed.rotation, placed.shape
+    st = board.hex(hex_id)
+    return st.tile, st.rotation, _shape(st.tile, st.rotation)
 
 
 @lru_cache(maxsize=2048)
 def _shape(tile: TileDef, rotation: int) -> TileShape:
-    return shape(tile, rotation)
+    geo = geometry(tile, rotation)
+    joined: dict[int, set[int]] = {}
+    for a, b in geo.ends:
+        if a < NODE and b < NODE:
+            joined.setdefault(a, set()).add(b)
+            joined.setdefault(b, set()).add(a)
+    return TileShape(geo.exits, geo.node_edges,
+                     {k: frozenset(v) for k, v in joined.items()})
 
 
 def _enter(game: Game, hex_id: str, edge: int) -> tuple[str, int] | None:
     """The (hex, edge) entered by leaving ``hex_id`` across ``edge``, if track joins."""
     board = game.board
-    if isinstance(board, mboard.Board):
-        other = board.neighbour(hex_id, edge)
-        found = None if other is None else _placed(game, other)
-        back = opposite(edge)
-        if other is None or found is None or back not in found[2].exits:
-            return None
-        return other, back
-    assert board is not None
-    return board.neighbour_enterable(hex_id, edge)
+    if board is None:
+        return None
+    other = board.neighbour(hex_id, edge)
+    found = None if other is None else _placed(game, other)
+    back = opposite(edge)
+    if other is None or found is None or back not in found[2].exits:
+        return None
+    return other, back
 
 
 def _stop_edges(game: Game, hex_id: str) -> set[int]:

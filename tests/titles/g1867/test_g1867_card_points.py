@@ -14,6 +14,7 @@ from desk18xx.engine.actions import Bid, Pass, PlaceToken, action_from_dict
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import RoundKind
 from desk18xx.io.import_18xxgames import load_export
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867.game import G1867
 from desk18xx.titles.g1867.steps.merger import MergeStep
 from desk18xx.titles.g1867.steps.stock import HomeToken, minor_start_cell
@@ -118,7 +119,7 @@ def test_a_major_home_must_be_an_unoccupied_city() -> None:
                                       city="F16-0-0", slot=0))
     step.process(game, PlaceToken(entity=major, entity_type="corporation",
                                   city="F16-0-1", slot=0))
-    assert game.board is not None and game.board.tokens["F16"][1] == [major]
+    assert game.board is not None and B.hex_slots(game.board, "F16")[1] == [major]
 
 
 # -- the bank broken in a merger round: card "finish the round, plus one OR if it is an SR"

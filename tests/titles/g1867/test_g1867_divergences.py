@@ -80,13 +80,13 @@ def test_d1_run_routes_is_skipped_when_no_token_reaches_another_stop() -> None:
 def test_d2_an_upgrade_must_keep_the_old_paths_not_just_the_exits() -> None:
     # 21268.json action 142: CA lays track; N8 holds tile 7 (a sharp curve) at rotation 1.
     game = replay_prefix("21268.json", 142)
-    assert game.board is not None and game.board.placed["N8"].tile.name == "7"
+    assert game.board is not None and game.board.hex("N8").tile.name == "7"
     # tile 20 (two straights) at rotation 4 covers the curve's exits but not its path
     # (18xx upgrades_to?: "7 is not upgradeable to 20")
     with pytest.raises(IllegalAction, match="keep the track"):
         game.process(LayTile(entity="CA", hex="N8", tile="20-0", rotation=4))
     game.process(LayTile(entity="CA", hex="N8", tile="29-0", rotation=1))  # keeps the curve
-    assert game.board.placed["N8"].tile.name == "29"
+    assert game.board.hex("N8").tile.name == "29"
 
 
 def test_d6_a_walk_does_not_turn_back_at_a_stop() -> None:
@@ -95,11 +95,11 @@ def test_d6_a_walk_does_not_turn_back_at_a_stop() -> None:
     # ends there. Turning back at that stop and taking the curve reached N8's edge 2;
     # 18xx Node#walk leaves a stop only by its other paths, so M7 is not reached there.
     game = replay_prefix("21268.json", 246)
-    assert game.board is not None and game.board.placed["N8"].tile.name == "27"
+    assert game.board is not None and game.board.hex("N8").tile.name == "27"
     with pytest.raises(IllegalAction, match="cannot reach M7"):
         game.process(LayTile(entity="NO", hex="M7", tile="7-0", rotation=4))
     game.process(LayTile(entity="NO", hex="M7", tile="7-0", rotation=0))
-    assert game.board.placed["M7"].tile.name == "7"
+    assert game.board.hex("M7").tile.name == "7"
 
 
 def test_d4_a_tie_after_a_sale_keeps_the_sitting_president() -> None:

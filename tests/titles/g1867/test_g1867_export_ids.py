@@ -42,7 +42,7 @@ def _game(seed: int = 5) -> tuple[SaveHeader, G1867]:
 def test_printed_tiles_carry_the_reference_ids() -> None:
     _header, game = _game()
     assert game.board is not None
-    got = {h: game.board.placed[h].tile_id for h in REFERENCE_PRINTED}
+    got = {h: game.board.hex(h).tile_id for h in REFERENCE_PRINTED}
     assert got == REFERENCE_PRINTED
 
 
@@ -52,12 +52,12 @@ def test_recorded_ids_of_printed_cities_are_ours() -> None:
     assert game.board is not None
     recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))
     printed = {a["city"] for a in recorded["actions"]
-               if a.get("type") == "place_token" and a["city"].split("-")[0] in game.board.hexdefs}
+               if a.get("type") == "place_token" and a["city"].split("-")[0] in game.board}
     assert len(printed) >= 10
     for city in printed:
         hex_id = city.split("-")[0]
         part = int(city.rpartition("-")[2])
-        assert f"{game.board.placed[hex_id].tile_id}-{part}" == city
+        assert f"{game.board.hex(hex_id).tile_id}-{part}" == city
 
 
 def _random_until_printed_token(seed: int) -> tuple[SaveHeader, list[RawAction], G1867]:
@@ -74,7 +74,7 @@ def _random_until_printed_token(seed: int) -> tuple[SaveHeader, list[RawAction],
         entry = move.to_dict()
         entry["id"] = len(log) + 1
         log.append(entry)
-        if isinstance(move, PlaceToken) and move.city.split("-")[0] in game.board.hexdefs:
+        if isinstance(move, PlaceToken) and move.city.split("-")[0] in game.board:
             seen += 1
     assert seen, "no token on a printed city in 400 random actions"
     return header, log, game

@@ -9,8 +9,9 @@ into the same city, and called the city connected (issue 16).
 
 from __future__ import annotations
 
-from desk18xx.engine.board_lite import Board
 from desk18xx.engine.game import GameSetup
+from desk18xx.engine.map.board import Board
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867.game import G1867
 
 
@@ -20,9 +21,9 @@ def _game() -> G1867:
 
 
 def _lay(board: Board, hex_id: str, name: str, rotation: int) -> None:
-    tile_id = board.free_copy(name)
+    tile_id = B.free_copy(board, name)
     assert tile_id is not None
-    board.lay(hex_id, board.manifest[name].tile, tile_id, rotation)
+    B.lay(board, hex_id, tile_id, rotation)
 
 
 def _loop_at_sudbury(board: Board) -> None:
@@ -39,7 +40,7 @@ def test_a_loop_back_over_the_same_hexside_is_no_stop() -> None:
     board = game.board
     assert board is not None
     _loop_at_sudbury(board)
-    assert not board.node_connected_elsewhere("D8")
+    assert not B.node_connected_elsewhere(board, "D8")
 
 
 def test_track_into_another_city_is_a_stop() -> None:
@@ -47,9 +48,9 @@ def test_track_into_another_city_is_a_stop() -> None:
     board = game.board
     assert board is not None
     _lay(board, "D8", "57", 2)
-    assert not board.node_connected_elsewhere("D8")
+    assert not B.node_connected_elsewhere(board, "D8")
     _lay(board, "C7", "57", 2)  # a city on C7, its path facing D8's
-    assert board.node_connected_elsewhere("D8")
+    assert B.node_connected_elsewhere(board, "D8")
 
 
 def test_a_loop_into_another_exit_of_the_city_is_a_stop() -> None:
@@ -59,11 +60,11 @@ def test_a_loop_into_another_exit_of_the_city_is_a_stop() -> None:
     board = game.board
     assert board is not None
     _lay(board, "D8", "5", 2)  # #5: city exits 0 and 1, turned: 2 (C7) and 3 (D6)
-    assert not board.node_connected_elsewhere("D8")
+    assert not B.node_connected_elsewhere(board, "D8")
     _lay(board, "C7", "7", 4)  # C7: from D8's side (5) to D6's (4)
-    assert not board.node_connected_elsewhere("D8")
+    assert not B.node_connected_elsewhere(board, "D8")
     _lay(board, "D6", "7", 0)  # D6: from C7's side (1) to D8's (0)
-    assert board.node_connected_elsewhere("D8")
+    assert B.node_connected_elsewhere(board, "D8")
 
 
 def test_a_major_is_offered_the_city_on_the_loop() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from g1867_helpers import finish_auction, start_minor
 
 from desk18xx.engine.state import POOL
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867.events import EVENTS, Event
 from desk18xx.titles.g1867.game import G1867, NATIONAL
 
@@ -32,7 +33,7 @@ def test_minor_nationalisation(new_game: Callable[..., G1867]) -> None:
     # one left, then two more per unpaid loan: 100 -> 90 -> 80 -> 70
     assert game.cash[owner] == before + 2 * 70
     assert game.corps["BO"].closed and game.loans_cancelled == 1
-    assert game.board is not None and game.board.tokens["M9"][0] == [NATIONAL]
+    assert game.board is not None and B.hex_slots(game.board, "M9")[0] == [NATIONAL]
     assert game.total_money() == money
 
 
@@ -56,12 +57,12 @@ def test_cn_tokens_montreal_at_the_first_8_by_the_card(new_game: Callable[..., G
     EVENTS[Event.GREEN_MINORS_AVAILABLE](game)
     EVENTS[Event.MINORS_NATIONALIZED](game)
     assert game.board is not None
-    assert any(NATIONAL in slots for slots in game.board.tokens["L12"])
+    assert any(NATIONAL in slots for slots in B.hex_slots(game.board, "L12"))
     compat = new_game(4, "compat_18xxgames")
     EVENTS[Event.GREEN_MINORS_AVAILABLE](compat)
     EVENTS[Event.MINORS_NATIONALIZED](compat)
     assert compat.board is not None
-    assert not any(NATIONAL in slots for slots in compat.board.tokens["L12"])
+    assert not any(NATIONAL in slots for slots in B.hex_slots(compat.board, "L12"))
 
 
 def test_privates_nationalised_at_the_first_6(new_game: Callable[..., G1867]) -> None:

@@ -7,8 +7,10 @@ import pytest
 from g1867_helpers import replay_prefix
 
 from desk18xx.engine.actions import LayTile
-from desk18xx.engine.board_lite import new_track_paths
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.map.tiles import geometry
+from desk18xx.engine.map.upgrades import new_track_paths
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867.steps.track import Track
 
 
@@ -16,14 +18,14 @@ def test_an_upgrade_whose_new_track_the_company_cannot_reach_is_refused() -> Non
     # 21268.json action 142: CA lays track; N8 holds tile 7 (a sharp curve) at rotation 1.
     game = replay_prefix("21268.json", 142)
     board = game.board
-    assert board is not None and board.placed["N8"].tile.name == "7"
-    old = board.placed["N8"]
+    assert board is not None and board.hex("N8").tile.name == "7"
+    old = board.hex("N8")
     tile = board.manifest["18"].tile
     # tile 18 at rotation 0 keeps the curve and adds a straight: new track, but not
     # track CA's network reaches once it is laid
-    gains = new_track_paths(old.tile, old.rotation, tile, 0)
-    assert gains and not board.reaches_after_lay("CA", "N8", tile, "18-0", 0, gains)
-    lays_before = board.lays
+    gains = new_track_paths(old.geo, geometry(tile, 0))
+    assert gains and not B.gives_new_track(board, "CA", "N8", tile, "18-0", 0)
+    version_before = board.version
     step = game.round.active_step(game) if game.round else None
     assert isinstance(step, Track)
     offered = dict(step.legal_tiles(game, "CA", "N8"))
@@ -31,27 +33,27 @@ def test_an_upgrade_whose_new_track_the_company_cannot_reach_is_refused() -> Non
     with pytest.raises(IllegalAction, match="must give CA new track or change a city value"):
         game.process(LayTile(entity="CA", hex="N8", tile="18-0", rotation=0))
     # the trial lay left the board alone
-    assert board.lays == lays_before and board.placed["N8"] is old
-    assert "18-0" not in board.used_tiles
+    assert board.version == version_before and board.hex("N8") is old
+    assert "18-0" not in B.laid_tiles(board)
     # every rotation offered is accepted
     rot = offered["29-0"][0]
     game.process(LayTile(entity="CA", hex="N8", tile="29-0", rotation=rot))
-    assert board.placed["N8"].tile.name == "29"
+    assert board.hex("N8").tile.name == "29"
 
 
 def test_an_upgrade_changing_only_a_city_value_is_accepted() -> None:
     # 21268.json action 458: CPR lays track; O7 holds green city tile 207 at rotation 5.
     game = replay_prefix("21268.json", 458)
     board = game.board
-    assert board is not None and board.placed["O7"].tile.name == "207"
-    old = board.placed["O7"]
+    assert board is not None and board.hex("O7").tile.name == "207"
+    old = board.hex("O7")
     tile = board.manifest["801"].tile
     # brown 801 at rotation 5 has the same track; only the city's value changes
-    gains = new_track_paths(old.tile, old.rotation, tile, 5)
+    gains = new_track_paths(old.geo, geometry(tile, 5))
     assert gains is not None and gains
     game.process(LayTile(entity="CPR", hex="O7", tile="801-0", rotation=5))
-    new = board.placed["O7"]
-    assert new.tile.name == "801" and new.shape.exits == old.shape.exits
+    new = board.hex("O7")
+    assert new.tile.name == "801" and new.geo.exits == old.geo.exits
     old_value = max(n.revenue.flat for n in old.tile.nodes)
     assert max(n.revenue.flat for n in new.tile.nodes) > old_value
 
@@ -61,7 +63,7 @@ def test_a_stored_game_replays_a_lay_without_new_track() -> None:
     game = replay_prefix("21268.json", 142)
     game.loading = True
     game.process(LayTile(entity="CA", hex="N8", tile="18-0", rotation=0))
-    assert game.board is not None and game.board.placed["N8"].tile.name == "18"
+    assert game.board is not None and game.board.hex("N8").tile.name == "18"
 
 
 def test_the_map_view_offers_only_rotations_the_engine_accepts() -> None:

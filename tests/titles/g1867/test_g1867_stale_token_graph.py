@@ -18,6 +18,7 @@ from typing import Any
 
 from desk18xx.engine.actions import PlaceToken, action_from_dict
 from desk18xx.engine.game import GameSetup
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867.game import G1867
 from desk18xx.titles.g1867.steps.track import TokenStep
 
@@ -57,7 +58,7 @@ def test_a_lay_or_a_token_clears_the_cache() -> None:
     game, _probe = _case()
     assert game.token_graph
     assert game.board is not None
-    free = next((h, c) for h, cities in game.board.tokens.items()
+    free = next((h, c) for h, cities in B.all_slots(game.board)
                 for c, slots in enumerate(cities) if slots and all(s is None for s in slots))
     token = game.corps["NYC"].next_token()
     assert token is not None

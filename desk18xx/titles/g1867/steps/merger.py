@@ -22,6 +22,7 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.market import CellType
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import Token
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.steps.stock import g
 
@@ -66,8 +67,8 @@ def move_tokens(gm: G1867, src: str, dst: str) -> None:
         if new is None:
             new = Token(0)
             target.tokens.append(new)
-        slots = gm.board.tokens[token.hex][token.city]
-        slots[slots.index(src)] = dst
+        slots = B.slots(gm.board, token.hex, token.city)
+        B.set_slot(gm.board, token.hex, token.city, slots.index(src), dst)
         new.hex, new.city = token.hex, token.city
         token.hex = token.city = None
 
@@ -135,14 +136,14 @@ class ReduceTokens(Step):
         cid = action.entity
         hex_id, city = gm.token_city(action.city)
         assert gm.board is not None
-        slots = gm.board.tokens[hex_id][city]
+        slots = B.slots(gm.board, hex_id, city)
         slot = action.slot if action.slot < len(slots) else -1
         if slot < 0 or slots[slot] != cid:
             raise IllegalAction(f"{cid} has no token there")
         token = next(t for t in gm.corps[cid].tokens if t.hex == hex_id and t.city == city)
         if not self.removal_ok(game, cid, token):
             raise IllegalAction(f"{cid} must have two tokens in different hexes")
-        slots[slot] = None
+        B.set_slot(gm.board, hex_id, city, slot, None)
         token.hex = token.city = None
         if tokens_above_limit(gm, cid):
             return
@@ -351,12 +352,12 @@ class MergeStep(Step):
         # card: "their own tokens never block"; 18xx.games: each member's normal graph
         friends = frozenset() if gm.config.compat_18xxgames else frozenset(group)
         for corp in group:
-            nodes = gm.board.reach_nodes(corp, friends)
+            nodes = B.reach_nodes(gm.board, corp, friends)
             for h, node in sorted(nodes):
-                placed = gm.board.placed[h]
-                if node not in placed.city_nodes:
+                city_nodes = gm.board.hex(h).geo.city_nodes
+                if node not in city_nodes:
                     continue
-                for s in gm.board.tokens[h][placed.city_nodes.index(node)]:
+                for s in B.slots(gm.board, h, city_nodes.index(node)):
                     if s and s in gm.corps and s not in group and s not in out \
                             and gm.is_minor(s) and gm.owner(s) not in at_limit:
                         out.append(s)
@@ -540,8 +541,8 @@ class MergeStep(Step):
             for t in corp.tokens:
                 if t.hex is not None and (t.hex, t.city) in minor_cities:
                     assert gm.board is not None and t.city is not None
-                    slots = gm.board.tokens[t.hex][t.city]
-                    slots[slots.index(target)] = None
+                    slots = B.slots(gm.board, t.hex, t.city)
+                    B.set_slot(gm.board, t.hex, t.city, slots.index(target), None)
                     t.hex = t.city = None
             move_tokens(gm, minor, target)
             move_assets(gm, minor, target)

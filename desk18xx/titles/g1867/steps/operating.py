@@ -20,6 +20,7 @@ from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK, POOL
 from desk18xx.engine.steps.dividend import DividendStep as GenericDividend
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.revenue import check_routes
 from desk18xx.titles.g1867.steps.stock import g
@@ -133,7 +134,7 @@ class RouteStep(Step):
         if all(game.trains[t].operated for t in game.corps[entity].trains):
             return ()
         board = g(game).board
-        if board is None or not board.can_run_from_one_token(entity):
+        if board is None or not B.can_run_from_one_token(board, entity):
             return ()
         return (RunRoutes,)
 

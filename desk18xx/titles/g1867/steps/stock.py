@@ -26,6 +26,7 @@ from desk18xx.engine.steps.discard import DiscardTrains
 
 __all__ = ["BuySellParShares", "DiscardTrains", "HomeToken", "MajorTrainless", "g"]
 from desk18xx.engine.state import BANK, POOL, CorpKind, Share
+from desk18xx.titles.g1867 import board as B
 from desk18xx.titles.g1867 import rules as R
 from desk18xx.titles.g1867.steps.auction import INCREMENT, check_bid_amount
 
@@ -148,7 +149,7 @@ class HomeToken(Step):
         if hex_id not in hexes:
             raise IllegalAction(f"{cid} cannot put its home token on {hex_id}")
         assert gm.board is not None
-        slots = gm.board.tokens[hex_id][city]
+        slots = B.slots(gm.board, hex_id, city)
         if gm.is_minor(cid) and any(s is not None for s in slots):
             raise IllegalAction("a minor's home must be a city with no token")
         if not gm.config.compat_18xxgames and any(s is not None for s in slots):

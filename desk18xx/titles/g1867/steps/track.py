@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Action, LayTile, Pass, PlaceToken
-from desk18xx.engine.board_lite import keeps_paths, stop_counts
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.map.tiles import geometry, paths_kept
 from desk18xx.engine.round import Step
 from desk18xx.engine.state import BANK
 from desk18xx.engine.tiledef import COLOR_ORDER, Color, NodeKind, TileDef
+from desk18xx.titles.g1867 import board as B
+from desk18xx.titles.g1867.board import stop_counts
 from desk18xx.titles.g1867.steps.stock import g
 
 if TYPE_CHECKING:
@@ -35,10 +37,10 @@ class Track(Step):
         """Edges of each hex the company's network reaches (18xx ``connected_hexes``)."""
         board = g(game).board
         assert board is not None
-        _nodes, reached = board.reach(entity)
+        _nodes, reached = B.reach(board, entity)
         edges = {h: set(es) for h, es in reached.items()}
-        for h, es in board.token_hex_edges(entity).items():
-            edges.setdefault(h, set()).update(es)
+        for h, _c, _s in B.corp_tokens(board, entity):
+            edges.setdefault(h, set()).update(e for e in range(6) if B.passable(board, h, e))
         return edges
 
     def tile_lay(self) -> tuple[bool, bool, int] | None:
@@ -66,7 +68,7 @@ class Track(Step):
         edges = self.connected_edges(game, entity)
         out: list[tuple[str, list[int]]] = []
         for name in board.manifest:
-            copy = board.free_copy(name)
+            copy = B.free_copy(board, name)
             if copy is None:
                 continue
             rots = []
@@ -107,9 +109,9 @@ class Track(Step):
         assert board is not None
         if self.tile_lay() is None:
             return "no more tile lays this turn (the card, OR Lay track)"
-        if hex_id not in board.placed:
+        if hex_id not in board:
             return f"no hex {hex_id}"
-        if hex_id in board.blocked:
+        if B.blocked(board, hex_id):
             return f"{hex_id} is blocked until the first 3"
         if hex_id in self.laid_hexes:
             return f"{hex_id} was already laid on this turn"
@@ -125,10 +127,10 @@ class Track(Step):
         assert lay is not None
         name = tile_id.rpartition("-")[0]
         entry = board.manifest.get(name)
-        if entry is None or not board.tile_available(tile_id):
+        if entry is None or not board.is_available(tile_id):
             return f"tile {tile_id} is not available"
         tile = entry.tile
-        old = board.placed[hex_id]
+        old = board.hex(hex_id)
         upgrade = old.tile.color is not Color.WHITE
         if upgrade and not lay[1]:
             if self.upgraded:
@@ -162,7 +164,7 @@ class Track(Step):
             raise IllegalAction(why)
         assert lay is not None and gm.board is not None
         tile = gm.board.manifest[tile_id.rpartition("-")[0]].tile
-        old = gm.board.placed[hex_id]
+        old = gm.board.hex(hex_id)
         if edges is None:
             edges = self.connected_edges(game, entity)
         self._check_shape(game, hex_id, tile, rotation, entity, edges)
@@ -194,7 +196,7 @@ class Track(Step):
             return  # as on 18xx.games: a stored game replays as it was played
         board = g(game).board
         assert board is not None
-        if not board.gives_new_track(entity, hex_id, tile, tile_id, rotation):
+        if not B.gives_new_track(board, entity, hex_id, tile, tile_id, rotation):
             raise IllegalAction(f"{tile.name} on {hex_id} must give {entity} new track "
                                 "or change a city value")
 
@@ -207,7 +209,7 @@ class Track(Step):
         assert board is not None
         key = (entity, hex_id, color, gm.phase.name, self.tile_lay(), tuple(self.laid_hexes),
                gm.buying_power(entity, full=True), frozenset(edges.get(hex_id, ())),
-               board._state_key())
+               board.serial, board.version)
         hit = _MOST_EXITS.get(id(board))
         if hit is not None and hit[0] is board and hit[1] == key:
             return hit[2]
@@ -221,10 +223,10 @@ class Track(Step):
                     edges: dict[str, set[int]]) -> int:
         board = g(game).board
         assert board is not None
-        old = board.placed[hex_id].tile
+        old = board.hex(hex_id).tile
         same = [e.tile for n, e in board.manifest.items()
                 if e.tile.color is color and stop_counts(e.tile)[0] == stop_counts(old)[0]
-                and board.free_copy(n) is not None]
+                and B.free_copy(board, n) is not None]
         widest = max((len(t.exits) for t in same), default=0)
         if all(len(t.exits) == widest for t in same):
             return widest  # every candidate has the same number of exits
@@ -232,7 +234,7 @@ class Track(Step):
         for name, entry in board.manifest.items():
             if entry.tile.color is not color or len(entry.tile.exits) <= best:
                 continue
-            copy = board.free_copy(name)
+            copy = B.free_copy(board, name)
             if copy is None:
                 continue
             for rot in range(6):
@@ -251,14 +253,15 @@ class Track(Step):
         assert board is not None
         hex_id = action.hex
         tile, cost = self.check_lay(game, action.entity, hex_id, action.tile, action.rotation)
-        upgrade = board.placed[hex_id].tile.color is not Color.WHITE
-        for key, _c in self._borders(game, hex_id, tile, action.rotation):
-            board.paid_borders.add(key[0])
-            board.paid_borders.add(key[1])
+        upgrade = board.hex(hex_id).tile.color is not Color.WHITE
+        paid = [key for key, _c in self._borders(game, hex_id, tile, action.rotation)]
         gm.take_loans_for(action.entity, cost)
         if cost:
             game.transfer(action.entity, BANK, cost)
-        board.lay(hex_id, tile, action.tile, action.rotation)
+        B.lay(board, hex_id, action.tile, action.rotation)
+        for here, there in paid:
+            board.remove_border(*here)
+            board.remove_border(*there)
         gm.token_graph.clear()  # 18xx ``Tracker#lay_tile`` clears the graph
         gm.resync_tokens(hex_id)
         if upgrade:
@@ -273,8 +276,8 @@ class Track(Step):
         """Label, cities and towns: what does not depend on the rotation."""
         board = g(game).board
         assert board is not None
-        old = board.placed[hex_id]
-        hd = board.hexdefs[hex_id]
+        old = board.hex(hex_id)
+        hd = board.hex_def(hex_id)
         label = old.tile.label
         if hd.tile.future_label and tile.color == hd.tile.future_label.color:
             label = hd.tile.future_label.label
@@ -300,22 +303,20 @@ class Track(Step):
         gm = g(game)
         board = gm.board
         assert board is not None
-        from desk18xx.engine.board_lite import shape
-
-        old = board.placed[hex_id]
-        hd = board.hexdefs[hex_id]
+        old = board.hex(hex_id)
+        hd = board.hex_def(hex_id)
         why = self._fixed_shape_problem(game, hex_id, tile)
         if why is not None:
             raise IllegalAction(why)
         (old_cities, _), (new_cities, _) = stop_counts(old.tile), stop_counts(tile)
-        new_shape = shape(tile, rotation)
+        new_shape = geometry(tile, rotation)
         if not new_shape.exits & reach.get(hex_id, set()):
             raise IllegalAction(f"{entity} cannot reach {hex_id} with that tile")
         # 18xx upgrades_to? / legal_tile_rotation?: every old path is kept, not just its exits
-        if not keeps_paths(old.tile, old.rotation, tile, rotation):
+        if not paths_kept(old.geo, new_shape):
             raise IllegalAction(f"{tile.name} must keep the track of {old.tile.name}")
         # every old connected city keeps exactly one new city (18xx legal_tile_rotation?)
-        osh = old.shape
+        osh = old.geo
         old_ct = [osh.node_edges[i] for i, n in enumerate(old.tile.nodes)
                   if n.kind in (NodeKind.CITY, NodeKind.TOWN) and osh.node_edges[i]]
         new_ct = [new_shape.node_edges[i] for i, n in enumerate(tile.nodes)
@@ -339,14 +340,14 @@ class Track(Step):
         from desk18xx.engine.map.hexgrid import neighbour_id
 
         for e in new_shape.exits:
-            if not board.passable(hex_id, e):
+            if not B.passable(board, hex_id, e):
                 raise IllegalAction(f"track of {tile.name} would leave the map or cross "
                                     "an impassable border")
-        for e in new_shape.exits - old.shape.exits:
+        for e in new_shape.exits - old.geo.exits:
             other = neighbour_id(hex_id, e)
-            other_color = board.placed[other].tile.color
-            if other_color in (Color.GRAY, Color.RED, Color.BLUE) and not board.neighbour_enterable(
-                    hex_id, e):
+            other_color = board.hex(other).tile.color
+            if other_color in (Color.GRAY, Color.RED, Color.BLUE) and not B.neighbour_enterable(
+                    board, hex_id, e):
                 raise IllegalAction(f"track of {tile.name} runs into {other}")
 
     def _borders(self, game: Game, hex_id: str, tile: TileDef, rotation: int
@@ -354,16 +355,15 @@ class Track(Step):
         """River crossings this lay completes: $80 once, when track meets from both sides."""
         board = g(game).board
         assert board is not None
-        from desk18xx.engine.board_lite import shape
         from desk18xx.engine.map.hexgrid import neighbour_id, opposite
 
         out: list[tuple[tuple[tuple[str, int], tuple[str, int]], int]] = []
-        exits = shape(tile, rotation).exits
-        for b in board.hexdefs[hex_id].tile.borders:
-            if not b.cost or (hex_id, b.edge) in board.paid_borders or b.edge not in exits:
+        exits = geometry(tile, rotation).exits
+        for b in board.hex(hex_id).borders:
+            if not b.cost or b.edge not in exits:
                 continue
             other = neighbour_id(hex_id, b.edge)
-            if other in board.placed and opposite(b.edge) in board.placed[other].shape.exits:
+            if other in board and opposite(b.edge) in board.hex(other).geo.exits:
                 out.append((((hex_id, b.edge), (str(other), opposite(b.edge))), b.cost))
         return out
 
@@ -376,16 +376,16 @@ class TokenStep(Step):
         gm = g(game)
         board = gm.board
         assert board is not None
-        nodes = board.reach_nodes(entity)
+        nodes = B.reach_nodes(board, entity)
         out: list[tuple[str, int]] = []
         for h, node in sorted(nodes):
-            placed = board.placed[h]
-            if node not in placed.city_nodes:
+            st = board.hex(h)
+            if node not in st.geo.city_nodes:
                 continue
-            ci = placed.city_nodes.index(node)
-            if board.hex_has_token_of(h, entity):
+            ci = st.geo.city_nodes.index(node)
+            if B.hex_has_token_of(board, h, entity):
                 continue
-            if None in board.tokens[h][ci]:
+            if None in st.tokens[ci]:
                 out.append((h, ci))
         return out
 
@@ -397,12 +397,14 @@ class TokenStep(Step):
         board = g(game).board
         assert board is not None
         out = []
-        for h in (board.placed if only is None else (only,)):
-            placed = board.placed.get(h)
-            if placed is None or not placed.city_nodes or board.hex_has_token_of(h, entity):
+        for h in (board.hex_ids() if only is None else (only,)):
+            if h not in board:
                 continue
-            for ci, node in enumerate(placed.city_nodes):
-                if None in board.tokens[h][ci]:
+            st = board.hex(h)
+            if not st.geo.city_nodes or B.hex_has_token_of(board, h, entity):
+                continue
+            for ci, node in enumerate(st.geo.city_nodes):
+                if None in st.tokens[ci]:
                     out.append((h, node))
         return frozenset(out)
 
@@ -414,11 +416,11 @@ class TokenStep(Step):
         assert board is not None
         wanted = self.open_cities(game, entity, hex_id)
         if city is not None and hex_id is not None:
-            nodes = board.placed[hex_id].city_nodes
+            nodes = board.hex(hex_id).geo.city_nodes
             if not 0 <= city < len(nodes):
                 return False
             wanted = wanted & {(hex_id, nodes[city])}
-        return board.reaches_any(entity, wanted)
+        return B.reaches_any(board, entity, wanted)
 
     def details(self, game: Game, entity: str) -> dict[str, Any]:
         gm = g(game)
