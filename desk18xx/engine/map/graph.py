@@ -230,6 +230,23 @@ class TrackGraph:
             self._reach[corp] = found
         return found
 
+    def walks_any(self, corp: str, wanted: Collection[PathRef]) -> bool:
+        """True when ``corp``'s walk enters one of the ``wanted`` paths (one of them is
+        in :meth:`reach` ``.paths``; the semi-restrictive new-track test).  The
+        search alone decides where it can: it reaches all the walk reaches, and
+        exactly that where no reached tile has a converging exit."""
+        want = frozenset(wanted)
+        known = self._reach.get(corp)
+        if known is not None:
+            return not want.isdisjoint(known.paths)
+        region = self._search(corp, self.token_nodes(corp), frozenset())
+        assert region is not None
+        if want.isdisjoint(region.paths):
+            return False
+        if self._converging.isdisjoint(h for h, _p in region.paths):
+            return True
+        return not want.isdisjoint(self.reach(corp).paths)
+
     def token_nodes(self, corp: str) -> list[NodeRef]:
         """The city nodes holding a ``corp`` token, in board order."""
         if self._tokens is None:

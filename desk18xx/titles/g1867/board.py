@@ -296,8 +296,14 @@ def gives_new_track(board: Board, corp: str, hex_id: str, tile: TileDef, tile_id
     trial = board.copy()
     copy = tile_id if trial.is_available(tile_id) else trial.next_copy(tile.name)
     lay(trial, hex_id, copy, rotation)
-    found = TrackGraph(trial, base=graph_for(board)).reach(corp)
-    answer = any((hex_id, p) in found.paths for p in gains)
+    laid = trial.hex(hex_id)
+    tokened = {laid.geo.city_nodes[c] for c, row in enumerate(laid.tokens)
+               if any(t is not None and t.corp == corp and t.kind != "neutral" for t in row)}
+    if any(x - NODE in tokened for p in gains for x in laid.geo.ends[p] if x >= NODE):
+        answer = True  # the first walk from that token enters the path
+    else:
+        wanted = [(laid.hex_id, p) for p in gains]
+        answer = TrackGraph(trial, base=graph_for(board)).walks_any(corp, wanted)
     if len(_NEW_TRACK) > 4096:
         _NEW_TRACK.clear()
     _NEW_TRACK[key] = (tile, answer)
