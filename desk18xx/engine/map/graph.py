@@ -245,7 +245,20 @@ class TrackGraph:
             return False
         if self._converging.isdisjoint(h for h, _p in region.paths):
             return True
-        return not want.isdisjoint(self.reach(corp).paths)
+        # the exact walks, stopped at the first wanted path they record
+        order = list(dict.fromkeys(self.token_nodes(corp)))
+        walk = _Walk(set(), set(order), {})
+        missing = set(region.paths)
+        everyone = frozenset(order)
+        for start in order:
+            if not missing:
+                break
+            try:
+                _exact_walk(self._rows, corp, start, everyone - {start}, walk, missing, 0, 0,
+                            want)
+            except _Found:
+                return True
+        return not want.isdisjoint(walk.paths)
 
     def token_nodes(self, corp: str) -> list[NodeRef]:
         """The city nodes holding a ``corp`` token, in board order."""
@@ -480,13 +493,17 @@ class _Enough(Exception):
     """A walk reached the number of nodes asked for."""
 
 
+class _Found(Exception):
+    """A walk recorded one of the paths it was asked to look for."""
+
+
 class _Complete(Exception):
     """A walk recorded every path its region holds: it can find nothing new."""
 
 
 def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
                 visited: frozenset[NodeRef], out: _Walk, missing: set[PathRef],
-                enough: int, count: int) -> int:
+                enough: int, count: int, wanted: frozenset[PathRef] = frozenset()) -> int:
     """One walk from ``start``, recording into ``out``; returns the node count.
 
     18xx.games ``Node#walk`` and ``Path#walk``, whose visiting order decides what
@@ -501,7 +518,8 @@ def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
     reached but not left.  Recording a path records its nodes, its edges and
     the sides facing them.  Raises :class:`_Complete` once ``missing`` (the
     paths still to record) is empty, :class:`_Enough` once ``enough`` nodes
-    other than junctions are recorded.
+    other than junctions are recorded, :class:`_Found` once it records one of
+    ``wanted``.
     """
     paths, nodes, edges = out.paths, out.nodes, out.edges
     counter: dict[tuple[HexId, int], int] = {}
@@ -513,6 +531,8 @@ def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
     def record(hid: HexId, p: int, xt: _XRow, opened: tuple[HexId | None, ...]) -> None:
         ref = (hid, p)
         paths.add(ref)
+        if wanted and ref in wanted:
+            raise _Found
         for m in xt.junctions[p]:
             nodes.add((hid, m))
         for m in xt.nodes[p]:
