@@ -130,7 +130,7 @@ def test_a_click_on_a_city_closed_to_a_token_says_why(window: MainWindow) -> Non
     board = game.board
     assert board is not None
     closed = next(h for h in sorted(board.hex_ids()) if h not in ringed
-                  and board.hex(h).geo.geo.city_nodes and city_id(game, h, 0))
+                  and board.hex(h).geo.city_nodes and city_id(game, h, 0))
     said = _statuses(window)
     window.controller.click_hex(closed)
     assert said and said[-1].startswith(f"{corp} cannot place a token on {closed}: ")
