@@ -92,8 +92,11 @@ class TrackGraph:
         """Per hex, what a walk needs of it (:meth:`_row`)."""
         self._reach: dict[str, Reach] = {}
         self._walked: dict[str, frozenset[HexId]] = {}
-        """Per reached company: the hexes its walk read (:meth:`_compute`)."""
+        """Per searched company: the hexes its search read (:meth:`_region`), which
+        hold all its walks read."""
         self._each: dict[str, list[frozenset[NodeRef]]] = {}
+        self._regions: dict[str, _Walk] = {}
+        """Per company, the search from all its tokens at this version (:meth:`_region`)."""
         self._enough: dict[str, bool] = {}
         self._tokens: dict[str, list[NodeRef]] | None = None
         """Per company, its token cities in board order (built when first asked)."""
@@ -110,7 +113,7 @@ class TrackGraph:
         self._converging = set()
         for hid in self._states:
             self._rows[hid] = row = self._row(hid)
-            if _xtable(row[0]).converges:
+            if row[5].converges:
                 self._converging.add(hid)
 
     def _can_derive(self, base: TrackGraph) -> bool:
@@ -135,7 +138,7 @@ class TrackGraph:
         self._converging = set(base._converging)
         for hid in around:
             self._rows[hid] = row = self._row(hid)
-            if _xtable(row[0]).converges:
+            if row[5].converges:
                 self._converging.add(hid)
             else:
                 self._converging.discard(hid)
@@ -153,20 +156,24 @@ class TrackGraph:
         for hid in track:
             if self.board.hex_def(hid).tile.color in self._impassable:
                 looked.update(n for n in self.board.neighbours(hid) if n is not None)
-        for corp, reach in list(base._reach.items()):  # a worker thread may add to it
-            walked = base._walked[corp]
+        for corp, walked in list(base._walked.items()):  # a worker thread may add to it
             if corp in moved or not walked.isdisjoint(looked):
                 continue
             if any(_blocking(old[h], corp) != _blocking(new[h], corp)
                    for h in tokens_only if h in walked):
                 continue
-            self._reach[corp] = reach
-            self._walked[corp] = walked
+            self._walked[corp] = walked  # before what it covers: a derived graph reads both
+            region = base._regions.get(corp)
+            if region is not None:
+                self._regions[corp] = region
+            reach = base._reach.get(corp)
+            if reach is not None:
+                self._reach[corp] = reach
             each = base._each.get(corp)
             if each is not None:
                 self._each[corp] = each
         for key, enough in list(base._enough.items()):
-            if key.partition("\0")[0] in self._reach:
+            if key.partition("\0")[0] in self._walked:
                 self._enough[key] = enough
         if base._tokens is not None:
             self._tokens = dict(base._tokens)
@@ -175,7 +182,8 @@ class TrackGraph:
 
     def _row(self, hid: HexId) -> _Row:
         """The walk's view of one hex: its geometry, path table, open sides, the
-        neighbour paths continuing each side, and per node who may pass a full city."""
+        neighbour paths continuing each side, and per node who may pass a full city,
+        and the exact walk's view of its paths."""
         st = self._states[hid]
         geo = st.geo
         opened = tuple(self._open_neighbour(hid, st, edge) for edge in range(6))
@@ -186,7 +194,7 @@ class TrackGraph:
                 continue
             back = opposite(edge)
             links.append(tuple((nid, j) for j in self._states[nid].geo.edge_paths[back]))
-        return geo, _table(geo), opened, tuple(links), _passers(st)
+        return geo, _table(geo), opened, tuple(links), _passers(st), _xtable(geo)
 
     def _open_neighbour(self, hid: HexId, st: HexState, edge: int) -> HexId | None:
         nid = self.board.neighbour(hid, edge)
@@ -239,7 +247,7 @@ class TrackGraph:
         known = self._reach.get(corp)
         if known is not None:
             return not want.isdisjoint(known.paths)
-        region = self._search(corp, self.token_nodes(corp), frozenset())
+        region = self._region(corp)
         assert region is not None
         if want.isdisjoint(region.paths):
             return False
@@ -250,15 +258,55 @@ class TrackGraph:
         walk = _Walk(set(), set(order), {})
         missing = set(region.paths)
         everyone = frozenset(order)
+        memo: _Memo = {}
         for start in order:
             if not missing:
                 break
             try:
                 _exact_walk(self._rows, corp, start, everyone - {start}, walk, missing, 0, 0,
-                            want)
+                            want, memo)
             except _Found:
                 return True
         return not want.isdisjoint(walk.paths)
+
+    def reaches_any(self, corp: str, wanted: Collection[NodeRef]) -> bool:
+        """True when ``corp``'s reach (:meth:`reach` ``.nodes``) holds one of the
+        ``wanted`` nodes.  The search alone answers where it can: it reaches all
+        the walk reaches, and exactly that where no reached tile has a converging
+        exit; only otherwise is the reach walked."""
+        want = frozenset(wanted)
+        known = self._reach.get(corp)
+        if known is None:
+            region = self._region(corp)
+            assert region is not None
+            if want.isdisjoint(region.nodes):
+                return False
+            if self._converging.isdisjoint(h for h, _p in region.paths):
+                return True
+            if not want.isdisjoint(self.token_nodes(corp)):
+                return True
+            # a node is reached when a path ending at it is (:meth:`walks_any`)
+            rows = self._rows
+            return self.walks_any(corp, {(h, p) for h, n in want if h in rows
+                                         for p in rows[h][0].node_paths[n]})
+        return not want.isdisjoint(known.nodes)
+
+    def _region(self, corp: str) -> _Walk:
+        """:meth:`_search` from all of ``corp``'s tokens (kept for this version)."""
+        found = self._regions.get(corp)
+        if found is None:
+            starts = self.token_nodes(corp)
+            found = self._search(corp, starts, frozenset())
+            assert found is not None
+            # what the search read, and so every walk within it: token hexes, hexes
+            # with track it may walk and the hexes across the edges it may leave by
+            walked = {hid for hid, _p in found.paths}
+            walked.update(found.edges)
+            walked.update(hid for hid, _n in starts)
+            walked.update(self._walked.get(corp, ()))  # a reach walked before it
+            self._walked[corp] = frozenset(walked)  # before the region: _derive reads both
+            self._regions[corp] = found
+        return found
 
     def token_nodes(self, corp: str) -> list[NodeRef]:
         """The city nodes holding a ``corp`` token, in board order."""
@@ -306,47 +354,60 @@ class TrackGraph:
         key = f"{corp}\0{count}"
         found = self._enough.get(key)
         if found is None:
-            # the walks lie within the reach: its walked hexes cover them
-            reach = self.reach(corp)
+            # Each token's walk is the full walk's walk from it: it reads no hex the
+            # full walk does not, so the answer is kept with that walk (:meth:`_derive`).
+            # The search from a token reaches all its walk does, exactly that where
+            # the board has no converging exit, and stops once it has enough.
             tokens = self.token_nodes(corp)
-            junction = NodeKind.JUNCTION
-            rows = self._rows
-            stops = sum(1 for h, n in reach.nodes if rows[h][0].kinds[n] is not junction)
-            if stops < count or len(tokens) < 2:
-                # the reach has too few, or it is the one token's own walk
-                found = stops >= count
-            else:
-                found = any(self._walk(corp, [t], frozenset(tokens) - {t}, count) is None
-                            for t in tokens)
+            found = False
+            everyone = frozenset(tokens)
+            for t in tokens:
+                others = everyone - {t}
+                if self._search(corp, [t], others, count) is not None:
+                    continue  # even the search falls short
+                if not self._converging or self._walk(corp, [t], others, count) is None:
+                    found = True
+                    break
             self._enough[key] = found
         return found
 
     def _compute(self, corp: str) -> tuple[Reach, frozenset[HexId]]:
         """The walk from ``corp``'s tokens, and the hexes whose state it read: token
-        hexes, hexes with track it may walk, and the hexes across the edges it
-        may leave by (those of :meth:`_search`, which holds the walk)."""
+        hexes, hexes with track it walked, and the hexes across the edges it left
+        by (those of :meth:`_search`, which holds the walk, when that is known).
+
+        Where the board has a converging exit and the search is not known, the
+        exact walks are made at once, to their end: what they read is what they
+        record (a path entered is recorded, a neighbour's paths are looked at only
+        across the edges of a recorded path, whose facing sides are recorded)."""
         starts = self.token_nodes(corp)
-        region = self._search(corp, starts, frozenset())
-        assert region is not None
-        walk = self._walk(corp, starts, frozenset(), region=region)
-        assert walk is not None
-        edges = walk.edges
+        if corp in self._regions or not self._converging:
+            region = self._region(corp)
+            walk = self._walk(corp, starts, frozenset(), region=region)
+            assert walk is not None
+            walked = self._walked[corp]  # the walk lies within the search
+        else:
+            order = list(dict.fromkeys(starts))
+            walk = _Walk(set(), set(order), {})
+            everyone = frozenset(order)
+            memo: _Memo = {}
+            for start in order:
+                _exact_walk(self._rows, corp, start, everyone - {start}, walk, None, 0, 0,
+                            memo=memo)
+            read = {hid for hid, _p in walk.paths}
+            read.update(walk.edges)
+            read.update(hid for hid, _n in starts)
+            walked = frozenset(read)
+        edges = dict(walk.edges)  # the walk may be the kept region: leave its sets alone
         for hid, _n in starts:  # new track may leave a token's hex at any open side
-            here = edges.get(hid)
-            if here is None:
-                edges[hid] = here = set()
+            edges[hid] = here = set(edges.get(hid, ()))
             here.update(e for e, nid in enumerate(self._rows[hid][2]) if nid is not None)
-        # the walk lies within the search: token hexes, hexes with track it walked
-        # and the hexes across the edges it left by
-        walked = {hid for hid, _p in region.paths}
-        walked.update(region.edges)
-        walked.update(edges)
         reach = Reach(
             nodes=frozenset(walk.nodes),
             paths=frozenset(walk.paths),
             edges={h: frozenset(e) for h, e in edges.items()},
         )
-        return reach, frozenset(walked)
+        return reach, walked
 
     def _walk(self, corp: str, starts: Collection[NodeRef], stops: frozenset[NodeRef],
               enough: int = 0, region: _Walk | None = None) -> _Walk | None:
@@ -391,12 +452,13 @@ class TrackGraph:
                 return None
         missing = set(region.paths)
         everyone = frozenset(order) | stops
+        memo: _Memo = {}
         for start in order:
             if not missing:
                 break
             try:
                 count = _exact_walk(rows, corp, start, everyone - {start}, walk, missing,
-                                    enough, count)
+                                    enough, count, memo=memo)
             except _Enough:
                 return None
         return walk
@@ -435,7 +497,7 @@ class TrackGraph:
                     stack.append(item)
         while stack:
             hid, p, came = stack.pop()
-            geo, table, opened, links, passers = rows[hid]
+            geo, table, opened, links, passers, _xt = rows[hid]
             a, b, terminal, skip = table[p]
             if skip:
                 continue
@@ -502,8 +564,9 @@ class _Complete(Exception):
 
 
 def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
-                visited: frozenset[NodeRef], out: _Walk, missing: set[PathRef],
-                enough: int, count: int, wanted: frozenset[PathRef] = frozenset()) -> int:
+                visited: frozenset[NodeRef], out: _Walk, missing: set[PathRef] | None,
+                enough: int, count: int, wanted: frozenset[PathRef] = frozenset(),
+                memo: _Memo | None = None) -> int:
     """One walk from ``start``, recording into ``out``; returns the node count.
 
     18xx.games ``Node#walk`` and ``Path#walk``, whose visiting order decides what
@@ -517,9 +580,24 @@ def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
     cities of others and off-boards end a route, a terminal path's nodes are
     reached but not left.  Recording a path records its nodes, its edges and
     the sides facing them.  Raises :class:`_Complete` once ``missing`` (the
-    paths still to record) is empty, :class:`_Enough` once ``enough`` nodes
+    paths still to record; None: walk to the end) is empty, :class:`_Enough` once ``enough`` nodes
     other than junctions are recorded, :class:`_Found` once it records one of
     ``wanted``.
+
+    ``memo`` (a dict the walks from every start of one search share, recording
+    into the same ``out``) skips repeated walks past converging exits that can
+    find nothing new; without it the walk is the plain one, which the tests
+    compare it with (tests/engine/map/test_graph_walk_oracle.py).  Past a converging exit
+    a walk leaves nothing behind but what it records (it releases every path,
+    node, hexside and junction count it took), so it tries every route the marks
+    taken before it allow.  What stopped it is known: the marks older than its
+    start that a test found taken (its *blockers*; a junction's count of one and
+    of two are two marks).  A later walk from the same path, entry edge and
+    entry junction, started while all those blockers are taken again, can only
+    follow routes the first one followed and record nothing new: it is skipped
+    (its blockers passed on to the walk it is part of).  Recording is the only
+    thing skipped, so what is recorded, in which order, and where ``enough``,
+    ``wanted`` or ``missing`` stop the walk, are the same.
     """
     paths, nodes, edges = out.paths, out.nodes, out.edges
     counter: dict[tuple[HexId, int], int] = {}
@@ -527,6 +605,30 @@ def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
     vpaths: set[PathRef] = set()
     vnodes: set[NodeRef] = set(visited)
     total = [count]
+    # memo: the tick at which each mark was taken (per kind of mark), and per walk
+    # state the blockers of finished converging walks from it
+    clock = [0]
+    t_path: dict[PathRef, int] = {}
+    t_node: dict[NodeRef, int] = dict.fromkeys(visited, 0)
+    t_side: dict[tuple[HexId, int], int] = {}
+    t_one: dict[NodeRef, int] = {}
+    t_two: dict[NodeRef, int] = {}
+    done = memo
+
+    def taken(mark: _Mark) -> bool:
+        kind, key = mark
+        if kind == _PATH:
+            return key in vpaths
+        if kind == _NODE:
+            return key in vnodes
+        if kind == _SIDE:
+            return bool(counter.get(key))
+        return jcount.get(key, 0) >= (2 if kind == _TWO else 1)
+
+    def tick_of(mark: _Mark) -> int:
+        kind, key = mark
+        table = (t_path, t_node, t_side, t_one, t_two)[kind]
+        return table[key]
 
     def record(hid: HexId, p: int, xt: _XRow, opened: tuple[HexId | None, ...]) -> None:
         ref = (hid, p)
@@ -554,43 +656,76 @@ def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
                 if there is None:
                     edges[nid] = there = set()
                 there.add(_OPPOSITE[e])
-        missing.discard(ref)
-        if not missing:
-            raise _Complete
+        if missing is not None:
+            missing.discard(ref)
+            if not missing:
+                raise _Complete
 
-    def walk_node(ref: NodeRef, converging: bool) -> None:
+    def walk_node(ref: NodeRef, converging: bool, hits: list[_Hit] | None) -> None:
         vnodes.add(ref)
+        if done is not None:
+            clock[0] += 1
+            t_node[ref] = clock[0]
         hid, node = ref
         for p in rows[hid][0].node_paths[node]:
-            if (hid, p) not in vpaths:
-                walk_path(hid, p, -1, None, converging, ref, converging)
+            pref = (hid, p)
+            if pref not in vpaths:
+                walk_path(hid, p, -1, None, converging, ref, converging, hits)
+            elif hits is not None:
+                hits.append((t_path[pref], _PATH, pref))
         if converging:
             vnodes.discard(ref)
 
     def walk_path(hid: HexId, p: int, skip: int, jskip: NodeRef | None, converging: bool,
-                  origin: NodeRef, origin_converging: bool) -> None:
-        geo, table, opened, links, passers = rows[hid]
-        xt = _xtable(geo)
+                  origin: NodeRef, origin_converging: bool, hits: list[_Hit] | None) -> None:
+        geo, table, opened, links, passers, xt = rows[hid]
         if table[p][3]:
             return  # a terminal junction stub is never walked
         junction = xt.junctions[p]
         jref = (hid, junction[0]) if junction else None
         if jref is not None and jcount.get(jref, 0) > 1:
+            if hits is not None:
+                hits.append((t_one[jref], _ONE, jref))
+                hits.append((t_two[jref], _TWO, jref))
             return
         path_edges = xt.edges[p]
         for e in path_edges:
             if counter.get((hid, e)):
+                if hits is not None:
+                    hits.append((t_side[(hid, e)], _SIDE, (hid, e)))
                 return
+        mine = hits
+        entry = clock[0]
+        found: list[frozenset[_Mark]] | None = None
+        if done is not None and converging:
+            state = (hid, p, skip, jskip)
+            found = done.get(state)
+            if found is None:
+                done[state] = []  # seen: a walk from here again keeps its blockers
+            else:
+                for blockers in found:
+                    if all(taken(b) for b in blockers):
+                        if hits is not None:  # the skipped walk's blockers are the caller's
+                            hits.extend((tick_of(b), b[0], b[1]) for b in blockers)
+                        return
+                mine = []
         pref = (hid, p)
         vpaths.add(pref)
+        if done is not None:
+            clock[0] += 1
+            t_path[pref] = clock[0]
         if jref is not None:
-            jcount[jref] = jcount.get(jref, 0) + 1
+            jcount[jref] = n = jcount.get(jref, 0) + 1
+            if done is not None:
+                (t_one if n == 1 else t_two)[jref] = clock[0]
         if pref not in paths:
             record(hid, p, xt, opened)
         if not table[p][2]:
             for m in xt.nodes[p]:
                 ref = (hid, m)
                 if ref == origin or ref in vnodes:
+                    if mine is not None:
+                        mine.append((t_node[ref], _NODE, ref))
                     continue
                 kind = geo.kinds[m]
                 if kind is NodeKind.OFFBOARD:
@@ -599,11 +734,14 @@ def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
                     allowed = passers[m]
                     if allowed is not None and corp not in allowed:
                         continue
-                walk_node(ref, origin_converging or converging)
+                walk_node(ref, origin_converging or converging, mine)
         if jref is not None and jref != jskip:
             for q in geo.node_paths[jref[1]]:
-                if (hid, q) not in vpaths:
-                    walk_path(hid, q, -1, jref, converging, origin, origin_converging)
+                qref = (hid, q)
+                if qref not in vpaths:
+                    walk_path(hid, q, -1, jref, converging, origin, origin_converging, mine)
+                elif mine is not None:
+                    mine.append((t_path[qref], _PATH, qref))
         for e in path_edges:
             if e == skip:
                 continue
@@ -612,24 +750,54 @@ def _exact_walk(rows: Mapping[HexId, _Row], corp: str, start: NodeRef,
                 continue
             key = (hid, e)
             counter[key] = counter.get(key, 0) + 1
+            if done is not None:
+                clock[0] += 1
+                t_side[key] = clock[0]
             back = _OPPOSITE[e]
             onward = converging or xt.converging[e]
             for _nid, q in links[e]:
-                if (nid, q) not in vpaths:
-                    walk_path(nid, q, back, None, onward, origin, origin_converging)
+                qref = (nid, q)
+                if qref not in vpaths:
+                    walk_path(nid, q, back, None, onward, origin, origin_converging, mine)
+                elif mine is not None:
+                    mine.append((t_path[qref], _PATH, qref))
             counter[key] -= 1
         if converging:
             vpaths.discard(pref)
         if jref is not None:
             jcount[jref] -= 1
+        if found is not None and mine is not None:
+            older = [hit for hit in mine if hit[0] <= entry]
+            if len(found) < _MEMO_WIDTH:
+                found.append(frozenset((kind, key) for _t, kind, key in older))
+            if hits is not None:
+                hits.extend(older)
 
     if sys.getrecursionlimit() < 20_000:
         sys.setrecursionlimit(20_000)
     try:
-        walk_node(start, False)
+        walk_node(start, False, None)
     except _Complete:
         pass
     return total[0]
+
+
+_PATH, _NODE, _SIDE, _ONE, _TWO = range(5)
+"""Kinds of the exact walk's marks: a path, a node, a hexside, a junction entered
+once, twice."""
+
+_Mark = tuple[int, tuple[HexId, int]]
+"""A mark of the exact walk: its kind and what it marks."""
+
+_Hit = tuple[int, int, tuple[HexId, int]]
+"""A mark a test found taken: the tick it was taken at, its kind, what it marks."""
+
+_MEMO_WIDTH = 8
+"""Blocker sets kept per walk state."""
+
+_Memo = dict[tuple[HexId, int, int, "NodeRef | None"], list[frozenset[_Mark]]]
+"""Per walk state (path, entry edge, entry junction), the blocker sets of the
+converging walks finished from it (:func:`_exact_walk`)."""
 
 
 @dataclass(slots=True)
@@ -709,6 +877,7 @@ _Row = tuple[
     tuple[HexId | None, ...],
     tuple[tuple[PathRef, ...], ...],
     tuple[frozenset[str] | None, ...],
+    "_XRow",
 ]
 
 

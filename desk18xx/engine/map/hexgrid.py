@@ -10,6 +10,7 @@ Pure maths, no Qt: the renderer and the engine share it.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Final, NamedTuple
@@ -66,8 +67,9 @@ def _bad(letters: str) -> int:
     raise ValueError(f"not a hex column: {letters!r}")
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_hex(hex_id: str) -> Coord:
-    """Coordinates of a hex id such as ``"L12"`` or ``"a6"``.
+    """Coordinates of a hex id such as ``"L12"`` or ``"a6"`` (cached: ids repeat).
 
     Raises:
         ValueError: the id is not of that form.

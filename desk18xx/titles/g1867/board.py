@@ -20,9 +20,10 @@ the 1867 views and rules over it that are not generic:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from desk18xx.engine.errors import IllegalAction
+from desk18xx.engine.ids import HexId
 from desk18xx.engine.map.board import Board, HexState
 from desk18xx.engine.map.graph import TrackGraph, graph_for
 from desk18xx.engine.map.hexgrid import opposite
@@ -237,9 +238,8 @@ def reach(board: Board, corp: str) -> tuple[frozenset[tuple[str, int]],
                                             Mapping[str, frozenset[int]]]:
     """Nodes ``corp`` reaches, and per hex the edges where its track arrives or
     leaves (every open side of a hex with its token)."""
-    found = graph_for(board).reach(corp)
-    return (frozenset((str(h), n) for h, n in found.nodes),
-            {str(h): e for h, e in found.edges.items()})
+    found = graph_for(board).reach(corp)  # hex ids are strings: no copy needed
+    return found.nodes, cast("Mapping[str, frozenset[int]]", found.edges)
 
 
 def reach_nodes(board: Board, corp: str, friends: frozenset[str] = frozenset()
@@ -263,7 +263,7 @@ def reaches_any(board: Board, corp: str, wanted: frozenset[tuple[str, int]]) -> 
     """``corp`` reaches one of the ``wanted`` nodes."""
     if not wanted:
         return False
-    return not wanted.isdisjoint(reach(board, corp)[0])
+    return graph_for(board).reaches_any(corp, {(HexId(h), n) for h, n in wanted})
 
 
 def can_run_from_one_token(board: Board, corp: str) -> bool:

@@ -24,8 +24,9 @@ import pytest
 from desk18xx.commands.playout import draw_moves
 from desk18xx.engine.actions import Pass, action_from_dict
 from desk18xx.engine.game import Game, GameSetup
+from desk18xx.engine.map import graph as G
 from desk18xx.engine.map.board import Board
-from desk18xx.engine.map.graph import graph_for
+from desk18xx.engine.map.graph import TrackGraph, graph_for
 from desk18xx.engine.map.hexgrid import opposite
 from desk18xx.engine.map.tiles import NODE, geometry, paths_kept
 from desk18xx.engine.map.upgrades import new_track_paths
@@ -249,3 +250,39 @@ def test_a_converging_exit_is_walked_route_by_route() -> None:
         B.lay(board, hex_id, copy, rot)
     board.place_token("D8", 0, "CPR")
     assert check_board(board) == 2  # CPR and the CN's Toronto token
+
+
+def _walks(graph: TrackGraph, corp: str, memo: bool) -> tuple[object, ...]:
+    """What the exact walks from every token of ``corp`` record (to their end), with
+    and without the memo of converging walks."""
+    order = list(dict.fromkeys(graph.token_nodes(corp)))
+    walk = G._Walk(set(), set(order), {})
+    shared: G._Memo | None = {} if memo else None
+    for start in order:
+        G._exact_walk(graph._rows, corp, start, frozenset(order) - {start}, walk, None, 0, 0,
+                      memo=shared)
+    return (walk.paths, walk.nodes, {h: set(e) for h, e in walk.edges.items()})
+
+
+@pytest.mark.parametrize("path", ["1867/21268.json", "1867/hs_ahjzadkh_19792.json"])
+def test_the_memo_of_converging_walks_skips_only_what_finds_nothing(path: str) -> None:
+    """The exact walk's memo (a converging walk skipped when its blockers are
+    taken again) records exactly what the plain walk records, on 1867 boards with
+    converging exits (no 1822CA tile has one: its walks are the search's)."""
+    imported = load_export(FIXTURES / path)
+    setup = GameSetup(imported.title, tuple((p.id, p.name) for p in imported.players),
+                      imported.seed, tuple(imported.optional_rules) + ("compat_18xxgames",))
+    game = find_title(imported.title).new_game(setup)
+    compared = converging = 0
+    for i, raw in enumerate(imported.actions):
+        game.process(action_from_dict(raw))
+        if i % 5:
+            continue
+        board = game.board
+        assert isinstance(board, Board)
+        graph = TrackGraph(board)
+        for corp in _corps(board):
+            assert _walks(graph, corp, True) == _walks(graph, corp, False), (i, corp)
+            compared += 1
+        converging += bool(graph._converging)
+    assert compared > 200 and converging >= 10
