@@ -532,7 +532,7 @@ class G1822CA(Game):
 
     # -- board ---------------------------------------------------------------------------
     def _board(self) -> Board:
-        assert isinstance(self.board, Board)
+        assert self.board is not None
         return self.board
 
     @property

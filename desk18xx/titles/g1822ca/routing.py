@@ -10,9 +10,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import Route
-from desk18xx.engine.map.board import Board as MapBoard
 from desk18xx.engine.optimizer.adapters import map_problem
-from desk18xx.engine.optimizer.games import Unsupported
 from desk18xx.engine.optimizer.model import Problem, TrainSpec
 from desk18xx.engine.optimizer.scoring import TitleScoring
 from desk18xx.engine.optimizer.scoring_1822ca import Scoring1822CA, Train1822
@@ -30,15 +28,9 @@ class Routing1822CA:
         self._game = game
 
     def problem(self, corp: str) -> tuple[Problem, TitleScoring]:
-        """The routing problem of ``corp`` now, and the scoring of its runs.
-
-        Raises:
-            Unsupported: the board is not the model the optimizer reads.
-        """
+        """The routing problem of ``corp`` now, and the scoring of its runs."""
         gm = self._game
         board = gm.map
-        if not isinstance(board, MapBoard):
-            raise Unsupported("1822CA board model not recognised")
         specs: list[TrainSpec] = []
         infos: dict[str, Train1822] = {}
         for t in gm.route_trains(corp):
