@@ -90,6 +90,7 @@ from desk18xx.titles.g1822ca.steps.trains import (
     BuyTrainStep,
     depot_offer,
     e_train_problem,
+    forced_problem,
     l_upgrade_price,
     min_depot_price,
     must_buy_train,
@@ -481,17 +482,16 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
     forced = must_buy_train(gm, corp)
     room = len(gm.real_trains(corp)) < gm.train_limit(corp)
     full = None if room else f"{corp} is at its train limit"
-    cheapest = min_depot_price(gm)
     president = gm.president(corp)
 
-    def short(price: int) -> str | None:
-        """Why ``price`` is beyond the company (RB 5.15.6), or None."""
+    def short(price: int, name: str) -> str | None:
+        """Why ``price`` for a ``name`` train is beyond the company (RB 5.15.6), or None."""
         if price <= cash:
             return None
         if not forced:
             return "not enough cash"
-        if cheapest is not None and price > cheapest:
-            return f"a forced purchase is the cheapest train (${cheapest})"
+        if why := forced_problem(gm, name):
+            return why
         if president is not None and price - cash > gm.cash[president] \
                 and sellable_shares(gm, president, corp, step.corporations_sold):
             return f"{president} must sell shares before borrowing (RB 5.15.6)"
@@ -503,11 +503,11 @@ def _trains(gm: G1822CA, step: Step, corp: str, focus: str | None = None) -> lis
             continue
         if t.owner == DEPOT:
             for side, (_d, price, _r, _m) in gm.train_variants[gm.train_base[t.id]].items():
-                why = full or e_train_problem(gm, corp, side) or short(price)
+                why = full or e_train_problem(gm, corp, side) or short(price, side)
                 out.append(TrainOffer(train=t.id, name=t.name, seller=DEPOT, price=price,
                                       variant=side, why_not=why, rule="RB 5.10"))
         else:
-            why = full or e_train_problem(gm, corp, t.name) or short(t.price)
+            why = full or e_train_problem(gm, corp, t.name) or short(t.price, t.name)
             out.append(TrainOffer(train=t.id, name=t.name, seller=POOL, price=t.price,
                                   variant=t.name, why_not=why, rule="RB 5.10"))
     between = None if gm.has_status("can_buy_trains") else \

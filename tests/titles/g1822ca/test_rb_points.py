@@ -481,3 +481,43 @@ def test_the_grant_builds_nowhere_near_a_big_city_or_a_120_mountain() -> None:
                                           tile="9-0"))
     assert laid == []
     assert game.grant_hex_problem("AF16") is None
+
+
+def test_a_forced_purchase_on_a_tie_of_prices_is_the_next_new_train() -> None:
+    """RB 5.14.3: a forced purchase is "the cheapest train from the bank (including any
+    trains in the bank pool)"; on a tie the rulebook is silent, and 18xx.games takes the
+    first cheapest of the depot's list, the next new train before the pool's
+    (``check_for_cheapest_train``; differential 1822CA seed 36005: PGE's $500 pool 5P
+    beside a new $500 5, refused by the reference)."""
+    from desk18xx.engine.actions import BuyTrain
+    from desk18xx.engine.offers import TrainOffer
+    from desk18xx.engine.state import POOL
+    from desk18xx.titles.g1822ca.steps.trains import BuyTrainStep
+
+    game = _game(False)
+    _float(game, "GT", 100)
+    game.shares["GT_0"].owner = "100"
+    game.cash["100"] = game.cash["GT"] = 0
+    fives = [t for t in game.depot if game.train_base[t] == "5"]
+    game.depot[:] = fives + [t for t in game.depot if t not in fives]  # a new 5 is next
+    spare = game.trains["5P-0"]
+    spare.owner, spare.pooled = POOL, 1
+    orr = OperatingRound(game, 1)
+    game.round = orr
+    assert orr.current() == "GT"
+    for step in orr.steps:
+        if isinstance(step, BuyTrainStep):
+            break
+        step.pass_(game)
+    assert isinstance(orr.active_step(game), BuyTrainStep)
+    offers = {o.train: o for o in game.offers("GT", ("buy_train",)) if isinstance(o, TrainOffer)}
+    assert game.trains[fives[0]].price == spare.price == 500
+    assert offers[fives[0]].why_not is None
+    why = offers["5P-0"].why_not
+    assert why is not None and "RB 5.14.3" in why and "the 5 at $500" in why
+    with pytest.raises(IllegalAction, match="cheapest train"):
+        game.process(BuyTrain(entity="GT", entity_type="corporation", train="5P-0", price=500,
+                              variant="5P"))
+    game.process(BuyTrain(entity="GT", entity_type="corporation", train=fives[0], price=500,
+                          variant="5"))
+    assert game.trains[fives[0]].owner == "GT"

@@ -50,6 +50,37 @@ def min_depot_price(gm: G1822CA) -> int | None:
     return min(prices) if prices else None
 
 
+def forced_train(gm: G1822CA) -> tuple[int, frozenset[str]] | None:
+    """The train a forced purchase must be (RB 5.5.4, 5.14.3): the cheapest the
+    bank offers, the pool's included, of a double card its cheaper side.  The
+    rulebook is silent on a tie; as 18xx.games (``check_for_cheapest_train``:
+    ``Depot#min_depot_train``), the first cheapest of the depot's list (the next
+    new train, then the pool's by name in order of discard), and only the names
+    of its cheapest sides.  Returns (price, names), or None when the bank has none."""
+    best: tuple[int, frozenset[str]] | None = None
+    for t in depot_offer(gm):
+        variants = gm.train_variants.get(gm.train_base.get(t.id, ""), {})
+        price = t.price if t.owner != DEPOT or not variants else min(
+            v[1] for v in variants.values())
+        if best is not None and price >= best[0]:
+            continue
+        cheapest = min((v[1] for v in variants.values()), default=t.price)
+        names = frozenset(side for side, v in variants.items() if v[1] == cheapest) \
+            or frozenset({t.name})
+        best = (price, names)
+    return best
+
+
+def forced_problem(gm: G1822CA, name: str) -> str | None:
+    """Why a forced purchase may not be a ``name`` train (None: it may)."""
+    found = forced_train(gm)
+    if found is None or name in found[1]:
+        return None
+    price, names = found
+    return (f"a forced purchase is the cheapest train: the {'/'.join(sorted(names))} "
+            f"at ${price} (RB 5.14.3)")
+
+
 def other_trains(gm: G1822CA, corp: str) -> list[Train]:
     """Trains of other companies (buyable from phase 3, RB 5.10.4).
 
@@ -261,7 +292,7 @@ class BuyTrainStep(OrStep):
         if variant and variant != train.name:
             gm.set_variant(train, variant)
         if gm.cash[corp] < price:
-            self.emergency(gm, corp, price)
+            self.emergency(gm, corp, price, variant or train.name)
         gm.transfer(corp, BANK, price)
         gm.give_train(train, corp)
         if source == DEPOT:
@@ -269,15 +300,15 @@ class BuyTrainStep(OrStep):
             if train.name == "2":
                 gm.train_bought(train, "2")
 
-    def emergency(self, gm: G1822CA, corp: str, price: int) -> None:
+    def emergency(self, gm: G1822CA, corp: str, price: int, name: str) -> None:
         """The director adds the shortfall, borrowing from the bank if he must (RB 5.15.6)."""
         if not must_buy_train(gm, corp):
             raise IllegalAction(f"{corp} cannot afford ${price}")
         player = gm.president(corp)
         assert player is not None
-        cheapest = min_depot_price(gm)
-        if cheapest is not None and price > cheapest:
-            raise IllegalAction(f"a forced purchase is the cheapest train (${cheapest})")
+        why = forced_problem(gm, name)
+        if why is not None:
+            raise IllegalAction(why)
         remaining = price - gm.cash[corp]
         if gm.cash[player] < remaining:
             if sellable_shares(gm, player, corp, self.corporations_sold):
