@@ -1570,8 +1570,11 @@ class G1822CA(Game):
             elif token in ("replace", "exchange"):
                 self._exchange_to_available(corp)
                 # the minor's token leaves the map with its slot if the city has more
-                # than its printed slots (18xx ``MinorAcquisition#remove_minor_token``)
-                board.compact_city(hex_id, city)
+                # than its printed slots (18xx ``MinorAcquisition#remove_minor_token``);
+                # M13's rondel space stays, open to any company (RB 7.1.3; 18xx
+                # ``min_city_slots``: one more in M13's Toronto city)
+                if minor != "13":
+                    board.compact_city(hex_id, city)
         if token == "exchange":
             # 18xx G1822CA ``after_acquire_entity_minor``: ``clear_graph_for`` on an
             # exchange only; a ``remove`` or ``replace`` leaves the cached answers

@@ -521,3 +521,25 @@ def test_a_forced_purchase_on_a_tie_of_prices_is_the_next_new_train() -> None:
     game.process(BuyTrain(entity="GT", entity_type="corporation", train=fives[0], price=500,
                           variant="5"))
     assert game.trains[fives[0]].owner == "GT"
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_m13s_rondel_space_stays_open_when_its_token_leaves(compat: bool) -> None:
+    """RB 7.1.3: a major acquiring M13 that moves an exchange token to its charter leaves
+    "the space vacated by the M13 token" open for another company's station (18xx.games
+    ``min_city_slots``: Toronto's M13 city keeps one slot more; differential 1822CA seed
+    36011: GWR's token in that space refused to us, offered by the reference)."""
+    game = _game(compat)
+    _float(game, "GWR", 100)
+    _float(game, "13", 60)
+    game.shares["GWR_0"].owner = "100"
+    game.shares["13_0"].owner = "101"
+    game.transfer(BANK, "GWR", 500)
+    # M13's home token goes beside M12's reserved space: the rondel adds a slot
+    game.map.place_token("AC21", 0, "13", cheater=True)
+    assert len(game.map.hex("AC21").tokens[0]) == 2
+    orr = OperatingRound.__new__(OperatingRound)
+    game.acquire_minor("GWR", "13", 0, "exchange", orr)
+    st = game.map.hex("AC21")
+    assert st.tokens[0] == (None, None)  # M12's reserved space and the open rondel space
+    assert st.reserved[0][0] == "12" and st.reserved[0][1] is None
