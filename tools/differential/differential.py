@@ -205,6 +205,10 @@ def classify(generated_actions: Sequence[Mapping[str, Any]], mode: str,
         return "a city id the reference does not know (printed-tile ids, issue 16)"
     if "place_token' for [" in message:
         return "hex_token into a multi-city hex (Quebec; issue 16: place_token needed)"
+    if div.get("type") == "sell_shares" and "comparison of Integer with nil" in message:
+        return "reference crash in SharePool#distance: P11's tax haven ties for a " \
+               "presidency (it has no seat; its shares never count for directorship, " \
+               "supplement §6.1 P11)"
     if "cheater" in message:
         return "reference crash in G1822#remove_cheater_slot! (a token removed from a " \
                "city with an added slot)"
