@@ -98,6 +98,8 @@ def _load(name: str, count: int | None = None) -> tuple[Game, dict[str, Any]]:
     pytest.param("d40_1867_interest_nationalisation_skips_next_buy",
                  id="d40_1867_interest_nationalisation_skips_next_buy"),
     pytest.param("d42_1867_stale_token_graph", id="d42_1867_stale_token_graph"),
+    pytest.param("d45_1867_minor_first_8_passes_next_buy", marks=pytest.mark.slow,
+                 id="d45_1867_minor_first_8_passes_next_buy"),
     pytest.param("d27_1867_grid_montreal_stations_merged",
                  id="d27_1867_grid_montreal_stations_merged"),
     pytest.param("d31_1867_first_8_ends_buyers_turn", marks=pytest.mark.slow,
@@ -236,3 +238,24 @@ def test_d37_the_destination_token_is_not_deferred_in_live_play() -> None:
     assert [m.type for m in moves] == ["hex_token"]
     game.process(moves[0])
     assert "GT" in game.destinated
+
+
+def test_d45_a_minor_buying_the_first_8_passes_the_next_companys_buy_step() -> None:
+    """D45: minor PM buys the first 8 (action 1697) and is nationalised; CNR operates
+    next. On 18xx.games the buy step then passes itself for whoever operates
+    (``process_buy_train``), so CNR's turn has no buy step: after its dividend NYC
+    operates. Card mode asks CNR to buy."""
+    name = "d45_1867_minor_first_8_passes_next_buy"
+    game, _ = _load(name, 1697)
+    data = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
+    card = game.copy()
+    card.config = dataclasses.replace(card.config, compat_18xxgames=False)  # type: ignore[attr-defined]
+    rest = [action_from_dict(a) for a in data["actions"][1697:]]
+    assert rest[0].type == "buy_train" and rest[0].entity == "PM"
+    for g in (game, card):
+        for action in rest:
+            g.process(action)
+    assert game.round is not None and card.round is not None
+    assert game.round.operator() == "NYC"
+    assert card.round.operator() == "CNR"
+    assert card.legal_actions().entity == "CNR"

@@ -139,6 +139,12 @@ class BuyTrainStep(Step):
             gm.corps[entity].trains.remove(exchange)
             gm.to_pool(old)  # 18xx Step::Train#buy_train_action: @depot.reclaim_train
         gm.buy_train(entity, action.train, price)
-        if not self.can_buy(game, entity) and self.round.operator() == entity:
-            self.passed = True  # (the first 8 may have ended the turn: D31)
+        moved_on = self.round.operator() != entity  # the first 8 ended the turn (D31)
+        if not self.can_buy(game, entity) and not moved_on:
+            self.passed = True
         gm.post_train_buy()
+        if moved_on and gm.config.compat_18xxgames and not self.can_buy(game, entity):
+            # 18xx.games (D45): ``process_buy_train`` passes its step after the buy
+            # whoever operates by then, so the next company's buy step is passed
+            # before its turn reaches it (and a trainless one nationalised)
+            self.pass_(game)
