@@ -38,6 +38,10 @@ class PlayoutResult:
     finished: bool
     end_reason: str | None
     error: str | None = None
+    dead_end: str | None = None
+    """Where the game stopped with only ``undo`` legal: a dead end of 18xx.games that
+    ``compat_18xxgames`` follows (a recorded game cannot go on there either; D15,
+    D31), not a failure."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -117,6 +121,9 @@ def play_one(title_id: str, seed: int, players: int | None, options: tuple[str, 
             moves = draw_moves(game, rng)
             if not moves:
                 la = game.legal_actions()
+                if la.types == ("undo",) and "compat_18xxgames" in options:
+                    return PlayoutResult(seed, n, index, False, None,
+                                         dead_end=f"{la.entity} in {la.step}")
                 return PlayoutResult(seed, n, index, False, None,
                                      f"no legal move for {la.entity} in {la.step}")
             move = pick_move(moves, rng, pass_weight)
@@ -143,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
                        LONG_CAP if args.long else DEFAULT_CAP)
         print(json.dumps({"seed": res.seed, "players": res.players, "actions": res.actions,
                           "finished": res.finished, "end_reason": res.end_reason,
-                          **({"error": res.error} if res.error else {})}))
+                          **({"error": res.error} if res.error else {}),
+                          **({"dead_end": res.dead_end} if res.dead_end else {})}))
         if res.error:
             print(f"playout failed: seed {res.seed}, action index {res.actions}: {res.error}",
                   file=sys.stderr)

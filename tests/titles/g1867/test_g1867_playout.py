@@ -53,3 +53,17 @@ def test_no_merger_is_offered_once_every_major_has_started() -> None:
     result = play_one("1867", 1098, None, ())
     assert result.error is None, result.error
     assert result.finished and result.actions > 600
+
+
+def test_a_compat_playout_at_a_reference_dead_end_stops_without_failing() -> None:
+    """Under ``compat_18xxgames`` random play can reach a dead end that 18xx.games has
+    (D15/D31: a nationalised operator keeps the turn, only ``undo`` is legal); the
+    playout reports where it stopped and does not call it a failure.  Seed 923, six
+    players (found by a compat playout run at 33e904a)."""
+    from desk18xx.commands.playout import play_one
+
+    res = play_one("1867", 923, None, ("compat_18xxgames",))
+    assert res.error is None and not res.finished
+    assert res.dead_end == "NYC in MajorTrainless"
+    card = play_one("1867", 923, None, ())
+    assert card.error is None and card.dead_end is None
