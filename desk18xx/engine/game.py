@@ -553,6 +553,14 @@ class Game:
         default)."""
         return ()
 
+    def lay_hexes(self, entity: str) -> frozenset[str]:
+        """The hexes on which ``entity`` may lay some tile now: those of its allowed
+        ``lay_tile`` offers that list a tile (`desk18xx.engine.offers.lay_hexes_of`);
+        a title answers it with an early exit, by the same checks; read-only."""
+        from desk18xx.engine.offers import lay_hexes_of
+
+        return lay_hexes_of(self.offers(entity, (LayTile.type,)))
+
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` (the door's question; those of its entity
         and type by default), or None where the title leaves this action to its

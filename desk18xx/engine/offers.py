@@ -507,6 +507,14 @@ class TileLayOffer(Offer):
         return None
 
 
+def lay_hexes_of(offers: Iterable[Offer]) -> frozenset[str]:
+    """The hexes of the allowed tile-lay offers among ``offers`` that list a tile:
+    what `Game.lay_hexes` answers (a title answers it with an early exit; the oracle
+    tests hold the two equal)."""
+    return frozenset(o.hex for o in offers
+                     if isinstance(o, TileLayOffer) and o.allowed and o.tiles)
+
+
 def tile_name(tile_id: str) -> str:
     """The tile number of a supply copy id (``"57-1"`` -> ``"57"``)."""
     name, sep, copy = tile_id.rpartition("-")

@@ -642,6 +642,12 @@ class G1822CA(Game):
 
         return acting_entities(self)
 
+    def lay_hexes(self, entity: str) -> frozenset[str]:
+        """The hexes where ``entity`` may lay some tile now, with an early exit (`.offers`)."""
+        from desk18xx.titles.g1822ca.offers import lay_hexes
+
+        return lay_hexes(self, entity)
+
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` at the door (`.offers`)."""
         from desk18xx.titles.g1822ca.offers import action_offers

@@ -665,6 +665,34 @@ def _lays_of(gm: G1822CA, kind: _LayKind | None, focus: str | None,
     return out
 
 
+def lay_hexes(gm: G1822CA, entity: str) -> frozenset[str]:
+    """The hexes on which ``entity`` may lay some tile now: the hexes of its allowed
+    lay offers that list a tile (`offers` for ``"lay_tile"``), asked with an early
+    exit: each hex stops at the first tile `_hex_lay` lets on it (its ``first``: the
+    same checks, one tile at a time), instead of every tile's rotations and
+    refusals (the map's outlines; issue 18)."""
+    out: set[str] = set()
+    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
+        make_kind = _LAY_KINDS.get(type(step))
+        kind = None if make_kind is None else make_kind(gm, step, entity)
+        if kind is not None and kind.why_not is None:
+            out |= _lay_hexes_of(gm, kind)
+    return frozenset(out)
+
+
+def _lay_hexes_of(gm: G1822CA, kind: _LayKind) -> set[str]:
+    """`lay_hexes` for one lay: `_lays_of`'s hexes where some tile fits."""
+    from desk18xx.engine.map.graph import graph_for
+
+    reach = graph_for(gm.map).reach(kind.corp)
+    token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
+    hexes = sorted({str(h) for h in reach.edges} | token_hexes)
+    if kind.only_hex is not None:
+        hexes = [h for h in hexes if h == kind.only_hex] or [kind.only_hex]
+    return {h for h in hexes
+            if _hex_lay(gm, kind, h, reach.connected_edges(h), token_hexes, first=True).tiles}
+
+
 def _focus_parts(focus: str) -> tuple[str, str | None, int | None]:
     """``"HEX"``, ``"HEX/TILE"`` or ``"HEX/TILE/ROTATION"`` (the door's lay)."""
     hex_id, _, rest = focus.partition("/")
@@ -680,9 +708,13 @@ def _turns(turn: int | None) -> list[int]:
 
 def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | None,
              token_hexes: set[str], only: str | None = None,
-             turn: int | None = None) -> TileLayOffer:
+             turn: int | None = None, *, first: bool = False) -> TileLayOffer:
     """The offer of ``kind``'s lay on ``hex_id`` (tile ``only``, when given), as
-    `G1822CA.lay_tile` and the step would check it (RB 5.7; supplement §6.1)."""
+    `G1822CA.lay_tile` and the step would check it (RB 5.7; supplement §6.1).
+
+    With ``first`` (`lay_hexes`' early exit) the tiles are asked one by one and the
+    first that passes every check (the per-tile ones after the loop too: most exits,
+    cost) is the offer's only tile; no refusal is listed."""
     from desk18xx.engine.map.upgrades import (
         lay_cost,
         rotation_problem,
@@ -775,13 +807,13 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
         else:
             why = upgrade_problem(board, hex_id, tile, rules, special=kind.special,
                                   remove_town=kind.remove_town)
-            if why is not None and "it needs a tile with label " in why:
+            if why is not None and not first and "it needs a tile with label " in why:
                 why = _label_words(gm, where, tile.color, why.rsplit(" ", 1)[1])
         if why is not None:
             refused.append((name, why))
             continue
         rots: list[int] = []
-        first: str | None = None
+        problem_1: str | None = None
         for rot in _turns(turn):
             problem = rotation_problem(board, hex_id, tile, rot, rules, edges,
                                        remove_town=kind.remove_town)
@@ -789,12 +821,18 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
                 rots.append(rot)
                 if turn is not None:
                     break  # the door's lay fits: the other rotations are not asked
-            elif first is None:
-                first = problem
+            elif problem_1 is None:
+                problem_1 = problem
         if rots:
             fitting[name] = tuple(rots)
+            if first:
+                if _tile_passes(gm, kind, hex_id, edges, name, tuple(rots)):
+                    return make(tiles=((name, tuple(rots)),))
+                del fitting[name]
         else:
-            refused.append((name, first or f"tile {name} does not fit {where}"))
+            refused.append((name, problem_1 or f"tile {name} does not fit {where}"))
+    if first:
+        return make()
     if fitting and not kind.special:
         _most_exits(gm, hex_id, edges, fitting, refused)
     costs: dict[tuple[str, int], int] = {}
@@ -824,6 +862,25 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
                 costs=tuple((n, r, c) for (n, r), c in costs.items() if c != cheapest),
                 refused=tuple(refused), turned=tuple(turned),
                 copies=tuple((n, str(board.next_copy(n))) for n in fitting))
+
+
+def _tile_passes(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | None,
+                 name: str, rots: tuple[int, ...]) -> bool:
+    """True when tile ``name``, fitting ``hex_id`` at ``rots``, passes the per-tile
+    checks `_hex_lay` makes after its loop: most exits, and a rotation the company
+    can pay for (`_hex_lay`'s ``first``)."""
+    from desk18xx.engine.map.upgrades import lay_cost
+
+    one = {name: rots}
+    if not kind.special:
+        _most_exits(gm, hex_id, edges, one, [])
+    if not one:
+        return False
+    board = gm.map
+    tile = board.tile_def(name)
+    cash = gm.cash.get(kind.corp, 0)
+    return any((0 if kind.free else lay_cost(board, hex_id, tile, rot, gm.track_rules).total)
+               <= cash for rot in rots)
 
 
 def _label_words(gm: G1822CA, where: str, color: object, label: str) -> str:

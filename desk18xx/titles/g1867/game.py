@@ -622,6 +622,12 @@ class G1867(Game):
 
         return offers(self, entity, types)
 
+    def lay_hexes(self, entity: str) -> frozenset[str]:
+        """The hexes where ``entity`` may lay some tile now, with an early exit (`.offers`)."""
+        from desk18xx.titles.g1867.offers import lay_hexes
+
+        return lay_hexes(self, entity)
+
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` at the door (`.offers`)."""
         from desk18xx.titles.g1867.offers import action_offers

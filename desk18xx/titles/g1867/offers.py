@@ -88,6 +88,7 @@ from desk18xx.titles.g1867.steps.trains import BuyTrainStep
 
 if TYPE_CHECKING:
     from desk18xx.engine.round import Step
+    from desk18xx.engine.tiledef import TileDef
     from desk18xx.titles.g1867.game import G1867
 
 _CLASSES: dict[str, type[Action]] = {c.type: c for c in (
@@ -685,13 +686,30 @@ def _lays(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Of
     return out
 
 
+def lay_hexes(gm: G1867, entity: str) -> frozenset[str]:
+    """The hexes on which ``entity`` may lay some tile now: the hexes of `_lays`'s
+    offers that list a tile, asked with an early exit: each hex stops at the first
+    tile `lay_offer` lets on it (its ``first``: the same checks) instead of
+    every tile's rotations and refusals (the map's outlines; issue 18)."""
+    out: set[str] = set()
+    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
+        if not isinstance(step, Track) or entity != step.current_entity(gm) \
+                or step.tile_lay() is None or gm.board is None:
+            continue
+        edges = step.connected_edges(gm, entity)
+        out.update(h for h in sorted(edges) if step.hex_problem(gm, h) is None
+                   and lay_offer(gm, step, entity, h, edges, first=True).tiles)
+    return frozenset(out)
+
+
 def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
               edges: dict[str, set[int]], only: str | None = None,
-              turn: int | None = None) -> TileLayOffer:
+              turn: int | None = None, *, first: bool = False) -> TileLayOffer:
     """The offer of a lay on ``hex_id`` (of tile ``only``, when given): each tile of
     the supply with its rotations and cost, or the rule that keeps it off.  With
     ``turn`` (the door's lay) that rotation is asked first, and when it fits the
-    offer lists it alone."""
+    offer lists it alone.  With ``first`` (`lay_hexes`' early exit) the offer's only
+    tile is the first that passes every check (`_first_passes`), no refusal listed."""
     board = gm.board
     assert board is not None
     lay = step.tile_lay()
@@ -744,11 +762,17 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
             if turn is not None:
                 break  # the door's lay fits: the other rotations are not asked
         if rotations:
+            if first:
+                if _first_passes(gm, step, corp, hex_id, edges, copy, entry.tile, rotations):
+                    return make(tiles=((name, tuple(r for r, _c in rotations)),))
+                continue
             fitting[name] = rotations
             copies[name] = copy
         else:
             money = [p for p in problems if "cannot pay" in p]
             refused.append((name, _cash_words(gm, corp, money[0]) if money else problems[0]))
+    if first:
+        return make()
     if fitting and stop_counts(old.tile)[0]:
         # card: "When upgrading a city to brown, use a 6 exit tile if possible"
         color = board.manifest[next(iter(fitting))].tile.color
@@ -794,6 +818,27 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
         cost=cheapest,
         costs=tuple((n, r, c) for n, rots in fitting.items() for r, c in rots if c != cheapest),
         refused=tuple(refused), turned=tuple(turned), copies=tuple(copies.items()))
+
+
+def _first_passes(gm: G1867, step: Track, corp: str, hex_id: str, edges: dict[str, set[int]],
+                  copy: str, tile: TileDef, rotations: list[tuple[int, int]]) -> bool:
+    """True when tile ``copy``, fitting ``hex_id`` at ``rotations``, passes the checks
+    `lay_offer` makes after its loop: a city upgrade's most exits, and (not loading)
+    the new track at some rotation (`lay_offer`'s ``first``)."""
+    board = gm.board
+    assert board is not None
+    if stop_counts(board.hex(hex_id).tile)[0] \
+            and len(tile.exits) < step._max_exits(gm, corp, hex_id, tile.color, edges):
+        return False
+    if gm.loading:
+        return True
+    for r, _c in rotations:
+        try:
+            step._check_new_track(gm, corp, hex_id, copy, tile, r)
+        except IllegalAction:
+            continue
+        return True
+    return False
 
 
 def sample_lays(gm: G1867, step: Track, corp: str, rng: random.Random, want: int = 2,
