@@ -561,6 +561,14 @@ class Game:
 
         return lay_hexes_of(self.offers(entity, (LayTile.type,)))
 
+    def lay_tiles(self, entity: str) -> frozenset[str]:
+        """The tiles ``entity`` may lay on some hex now: those its allowed ``lay_tile``
+        offers list (`desk18xx.engine.offers.lay_tiles_of`); a title answers it with
+        an early exit, by the same checks; read-only."""
+        from desk18xx.engine.offers import lay_tiles_of
+
+        return lay_tiles_of(self.offers(entity, (LayTile.type,)))
+
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` (the door's question; those of its entity
         and type by default), or None where the title leaves this action to its

@@ -515,6 +515,13 @@ def lay_hexes_of(offers: Iterable[Offer]) -> frozenset[str]:
                      if isinstance(o, TileLayOffer) and o.allowed and o.tiles)
 
 
+def lay_tiles_of(offers: Iterable[Offer]) -> frozenset[str]:
+    """The tiles the allowed tile-lay offers among ``offers`` list, on any hex: what
+    `Game.lay_tiles` answers (a title answers it with an early exit)."""
+    return frozenset(name for o in offers if isinstance(o, TileLayOffer) and o.allowed
+                     for name, _rots in o.tiles)
+
+
 def tile_name(tile_id: str) -> str:
     """The tile number of a supply copy id (``"57-1"`` -> ``"57"``)."""
     name, sep, copy = tile_id.rpartition("-")

@@ -1,8 +1,11 @@
-"""The early-exit question "on which hexes may this company lay a tile now"
-(`Game.lay_hexes`, issue 18) answers what the offers say: at many positions of
-the 18xx.games fixtures and of random games of 1822CA and 1867, for everyone who
-may act, ``game.lay_hexes(e) == {o.hex for o in offers if o.allowed and o.tiles}``
-(`desk18xx.engine.offers.lay_hexes_of` of ``game.offers(e, ("lay_tile",))``)."""
+"""The early-exit questions "on which hexes may this company lay a tile now" and
+"which tiles may it lay somewhere" (`Game.lay_hexes`, `Game.lay_tiles`; issue 18)
+answer what the offers say: at many positions of the 18xx.games fixtures and of
+random games of 1822CA and 1867, for everyone who may act,
+``game.lay_hexes(e) == {o.hex for o in offers if o.allowed and o.tiles}`` and
+``game.lay_tiles(e)`` is the union of those offers' tiles
+(`desk18xx.engine.offers.lay_hexes_of`, `lay_tiles_of` of
+``game.offers(e, ("lay_tile",))``)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from desk18xx.commands.playout import draw_moves
 from desk18xx.commands.replay import import_setup
 from desk18xx.engine.actions import STATE_NEUTRAL, LayTile, action_from_dict
 from desk18xx.engine.game import Game, GameSetup
-from desk18xx.engine.offers import lay_hexes_of
+from desk18xx.engine.offers import lay_hexes_of, lay_tiles_of
 from desk18xx.io.import_18xxgames import load_export
 from desk18xx.titles import find_title
 
@@ -33,13 +36,14 @@ class Tally:
 
 def _agree(game: Game, where: str, tally: Tally) -> None:
     for entity in game.acting_entities():
-        want = lay_hexes_of(game.offers(entity, (LayTile.type,)))
-        got = game.lay_hexes(entity)
-        assert got == want, (f"{where}: {entity}: lay_hexes says {sorted(got)}, the offers "
-                             f"{sorted(want)} (only query {sorted(got - want)}, only offers "
-                             f"{sorted(want - got)})")
+        offers = game.offers(entity, (LayTile.type,))
+        for query, of in ((game.lay_hexes, lay_hexes_of), (game.lay_tiles, lay_tiles_of)):
+            got, want = query(entity), of(offers)
+            assert got == want, (f"{where}: {entity}: {query.__name__} says {sorted(got)}, "
+                                 f"the offers {sorted(want)} (only query "
+                                 f"{sorted(got - want)}, only offers {sorted(want - got)})")
         tally.positions += 1
-        tally.hexes += len(want)
+        tally.hexes += len(lay_hexes_of(offers))
 
 
 def _lay_open(game: Game) -> bool:

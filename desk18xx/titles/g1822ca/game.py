@@ -648,6 +648,12 @@ class G1822CA(Game):
 
         return lay_hexes(self, entity)
 
+    def lay_tiles(self, entity: str) -> frozenset[str]:
+        """The tiles ``entity`` may lay on some hex now, with an early exit (`.offers`)."""
+        from desk18xx.titles.g1822ca.offers import lay_tiles
+
+        return lay_tiles(self, entity)
+
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` at the door (`.offers`)."""
         from desk18xx.titles.g1822ca.offers import action_offers

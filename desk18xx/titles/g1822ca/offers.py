@@ -680,6 +680,39 @@ def lay_hexes(gm: G1822CA, entity: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def lay_tiles(gm: G1822CA, entity: str) -> frozenset[str]:
+    """The tiles ``entity`` may lay on some hex now: those its allowed lay offers list
+    (`offers` for ``"lay_tile"``), asked with an early exit: a tile found on one hex
+    is not asked again, and no refusal is worded (the tile tray; issue 18)."""
+    from desk18xx.engine.map.graph import graph_for
+
+    found: set[str] = set()
+    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
+        make_kind = _LAY_KINDS.get(type(step))
+        kind = None if make_kind is None else make_kind(gm, step, entity)
+        if kind is None or kind.why_not is not None:
+            continue
+        reach = graph_for(gm.map).reach(kind.corp)
+        token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
+        for hex_id in _lay_hexes_to_ask(gm, kind, reach, token_hexes):
+            edges = reach.connected_edges(hex_id)
+            while True:
+                offer = _hex_lay(gm, kind, hex_id, edges, token_hexes, first=True, skip=found)
+                if not offer.tiles:
+                    break
+                found.add(offer.tiles[0][0])
+    return frozenset(found)
+
+
+def _lay_hexes_to_ask(gm: G1822CA, kind: _LayKind, reach: Any,
+                      token_hexes: set[str]) -> list[str]:
+    """The hexes `_lays_of` builds an offer for (no focus, no random draw)."""
+    hexes = sorted({str(h) for h in reach.edges} | token_hexes)
+    if kind.only_hex is not None:
+        hexes = [h for h in hexes if h == kind.only_hex] or [kind.only_hex]
+    return hexes
+
+
 def _lay_hexes_of(gm: G1822CA, kind: _LayKind) -> set[str]:
     """`lay_hexes` for one lay: `_lays_of`'s hexes where some tile fits."""
     from desk18xx.engine.map.graph import graph_for
@@ -708,13 +741,15 @@ def _turns(turn: int | None) -> list[int]:
 
 def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | None,
              token_hexes: set[str], only: str | None = None,
-             turn: int | None = None, *, first: bool = False) -> TileLayOffer:
+             turn: int | None = None, *, first: bool = False,
+             skip: Collection[str] = ()) -> TileLayOffer:
     """The offer of ``kind``'s lay on ``hex_id`` (tile ``only``, when given), as
     `G1822CA.lay_tile` and the step would check it (RB 5.7; supplement §6.1).
 
     With ``first`` (`lay_hexes`' early exit) the tiles are asked one by one and the
     first that passes every check (the per-tile ones after the loop too: most exits,
-    cost) is the offer's only tile; no refusal is listed."""
+    cost) is the offer's only tile; no refusal is listed; the tiles in ``skip`` are
+    not asked (`lay_tiles`: known to fit some hex already)."""
     from desk18xx.engine.map.upgrades import (
         lay_cost,
         rotation_problem,
@@ -771,6 +806,8 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
     next_colour = COLOR_ORDER.index(old.color) + 1 if old.color in COLOR_ORDER else -9
     what = hex_id if st.printed else f"tile {old.name} on {hex_id}"
     for name in names:
+        if first and name in skip:
+            continue
         try:
             tile = board.tile_def(name)
         except IllegalAction:

@@ -702,14 +702,37 @@ def lay_hexes(gm: G1867, entity: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def lay_tiles(gm: G1867, entity: str) -> frozenset[str]:
+    """The tiles ``entity`` may lay on some hex now: those `_lays`'s offers list,
+    asked with an early exit: a tile found on one hex is not asked again, and no
+    refusal is worded (the tile tray; issue 18)."""
+    found: set[str] = set()
+    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
+        if not isinstance(step, Track) or entity != step.current_entity(gm) \
+                or step.tile_lay() is None or gm.board is None:
+            continue
+        edges = step.connected_edges(gm, entity)
+        for hex_id in sorted(edges):
+            if step.hex_problem(gm, hex_id) is not None:
+                continue
+            while True:
+                offer = lay_offer(gm, step, entity, hex_id, edges, first=True, skip=found)
+                if not offer.tiles:
+                    break
+                found.add(offer.tiles[0][0])
+    return frozenset(found)
+
+
 def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
               edges: dict[str, set[int]], only: str | None = None,
-              turn: int | None = None, *, first: bool = False) -> TileLayOffer:
+              turn: int | None = None, *, first: bool = False,
+              skip: Collection[str] = ()) -> TileLayOffer:
     """The offer of a lay on ``hex_id`` (of tile ``only``, when given): each tile of
     the supply with its rotations and cost, or the rule that keeps it off.  With
     ``turn`` (the door's lay) that rotation is asked first, and when it fits the
     offer lists it alone.  With ``first`` (`lay_hexes`' early exit) the offer's only
-    tile is the first that passes every check (`_first_passes`), no refusal listed."""
+    tile is the first that passes every check (`_first_passes`), no refusal listed,
+    the tiles in ``skip`` not asked (`lay_tiles`: known to fit some hex already)."""
     board = gm.board
     assert board is not None
     lay = step.tile_lay()
@@ -730,6 +753,8 @@ def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
     copies: dict[str, str] = {}
     turned: list[tuple[str, int, str]] = []
     for name in names:
+        if first and name in skip:
+            continue
         entry = board.manifest.get(name)
         if entry is None:
             refused.append((name, f"tile {name} is not in 1867"))
