@@ -3,8 +3,11 @@ the engine's tile-lay offers (`desk18xx.engine.offers.TileLayOffer`).
 
 No rule is decided here: the hexes outlined, the tiles usable on a hex with
 their rotations and costs, and every reason a tile is greyed come from the
-offers of the title (`Game.offers`, or for one hex the door's own question
-`Game.deciding_offers`; study mode's sandbox: `desk18xx.engine.sandbox.lay_offers`).
+offers of the title: the hexes outlined and the tiles usable somewhere from the
+offers' early-exit questions (`Game.lay_hexes`, `Game.lay_tiles`: no hex's full
+offer is built for them), the full offer of one hex only when it is selected (the
+door's own question `Game.deciding_offers`); study mode's sandbox:
+`desk18xx.engine.sandbox.lay_offers`.
 What this module adds is display data: the tile pictures and how many copies
 are left, read from the game's view (`desk18xx.engine.view.GameView.tile_supply`).
 """
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 
 from desk18xx.engine.actions import LayTile
 from desk18xx.engine.game import Game
-from desk18xx.engine.offers import TileLayOffer
+from desk18xx.engine.offers import TileLayOffer, lay_hexes_of, lay_tiles_of
 from desk18xx.engine.tiledef import Color, HexDef, TileDef
 from desk18xx.engine.view import TileSupply
 
@@ -60,7 +63,10 @@ class TrackOptions:
     Args:
         turn: unused (the step's details; kept for callers).
         source: where the offers come from: (all offers, one hex's offer); the
-            game's own offers by default.
+            game's own offers by default (then the hexes and the tiles usable
+            somewhere come from the game's early-exit questions, `Game.lay_hexes`
+            and `Game.lay_tiles`, and no hex's full offer is built until it is
+            asked for by :meth:`offer`).
     """
 
     def __init__(self, game: Game, corp: str,
@@ -69,12 +75,19 @@ class TrackOptions:
                                Callable[[str], TileLayOffer | None]] | None = None) -> None:
         self._game = game
         self._corp = corp
+        self._queries: tuple[Callable[[], frozenset[str]], Callable[[], frozenset[str]]]
         if source is None:
             source = (lambda: lay_offers_of(game, corp),
                       lambda hex_id: hex_offer_of(game, corp, hex_id))
+            self._queries = (lambda: game.lay_hexes(corp), lambda: game.lay_tiles(corp))
+        else:
+            self._queries = (lambda: lay_hexes_of(self._offers().values()),
+                             lambda: lay_tiles_of(self._offers().values()))
         self._all_source, self._one_source = source
         self._all: dict[str, TileLayOffer] | None = None
         self._one: dict[str, TileLayOffer | None] = {}
+        self._hexes: frozenset[str] | None = None
+        self._usable: frozenset[str] | None = None
         self._tiles: Mapping[str, TileSupply] | None = None
 
     # -- the offers ----------------------------------------------------------------------
@@ -84,26 +97,39 @@ class TrackOptions:
         return self._all
 
     def offer(self, hex_id: str) -> TileLayOffer | None:
-        """The offer of a lay on ``hex_id`` (with the reasons tiles do not fit)."""
-        found = self._offers().get(hex_id)
+        """The offer of a lay on ``hex_id`` (with the reasons tiles do not fit): that
+        hex's alone, built when first asked for (every hex's when they are built)."""
+        found = self._all.get(hex_id) if self._all is not None else None
         if found is not None:
             return found
         if hex_id not in self._one:
             self._one[hex_id] = self._one_source(hex_id)
         return self._one[hex_id]
 
+    def _hex_set(self) -> frozenset[str]:
+        if self._hexes is None:
+            self._hexes = self._queries[0]()
+        return self._hexes
+
     def hexes(self) -> list[str]:
         """Hexes where at least one tile may be laid now."""
-        return sorted(h for h, o in self._offers().items() if o.allowed and o.tiles)
+        return sorted(self._hex_set())
 
     def any_legal(self, hex_id: str) -> bool:
         """True when some tile may be laid on ``hex_id``."""
-        found = self._offers().get(hex_id)
-        return found is not None and found.allowed and bool(found.tiles)
+        return hex_id in self._hex_set()
+
+    def usable(self) -> frozenset[str]:
+        """The tiles that may be laid on some hex now."""
+        if self._usable is None:
+            self._usable = self._queries[1]()
+        return self._usable
 
     def legal(self, hex_id: str) -> dict[str, tuple[int, ...]]:
         """Tile name -> legal rotations on ``hex_id``."""
-        found = self._offers().get(hex_id)
+        if not self.any_legal(hex_id):
+            return {}
+        found = self.offer(hex_id)
         if found is None or not found.allowed:
             return {}
         return dict(found.tiles)
@@ -126,18 +152,15 @@ class TrackOptions:
 
     def cost(self, hex_id: str, name: str, rotation: int) -> int:
         """What laying ``name`` at ``rotation`` costs (the offer's cost)."""
-        found = self._offers().get(hex_id) or self.offer(hex_id)
+        found = self.offer(hex_id)
         return 0 if found is None else found.cost_of(name, rotation)
 
     def copy_id(self, name: str, hex_id: str | None = None) -> str | None:
-        """The supply copy id to lay for tile ``name``."""
-        for offer in ([self._offers().get(hex_id)] if hex_id else []) + list(
-                self._offers().values()):
-            if offer is not None:
-                copy = dict(offer.copies).get(name)
-                if copy is not None:
-                    return copy
-        return self._supply_copy(name)
+        """The supply copy id to lay for tile ``name`` (the offer's of ``hex_id``,
+        else the supply's next copy)."""
+        offer = self.offer(hex_id) if hex_id else None
+        copy = dict(offer.copies).get(name) if offer is not None else None
+        return copy if copy is not None else self._supply_copy(name)
 
     # -- display data ----------------------------------------------------------------------
     def _supply(self) -> Mapping[str, TileSupply]:
@@ -169,8 +192,7 @@ class TrackOptions:
         offer's reason; with no hex, the tiles some outlined hex takes."""
         colors = {c for c in _PLAYABLE if c.value in self._game.phase.tiles}
         if hex_id is None:
-            usable = {n for o in self._offers().values() if o.allowed for n, _r in o.tiles}
-            legal: dict[str, tuple[int, ...]] = {n: (0,) for n in usable}
+            legal: dict[str, tuple[int, ...]] = {n: (0,) for n in self.usable()}
             offer = None
         else:
             legal = self.legal(hex_id)
