@@ -569,6 +569,11 @@ class Game:
 
         return lay_tiles_of(self.offers(entity, (LayTile.type,)))
 
+    def lay_choices(self, entity: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(:meth:`lay_hexes`, :meth:`lay_tiles`) of ``entity``, asked together (a
+        title answers both in one walk); read-only."""
+        return self.lay_hexes(entity), self.lay_tiles(entity)
+
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` (the door's question; those of its entity
         and type by default), or None where the title leaves this action to its

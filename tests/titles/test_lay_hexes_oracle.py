@@ -3,7 +3,8 @@
 answer what the offers say: at many positions of the 18xx.games fixtures and of
 random games of 1822CA and 1867, for everyone who may act,
 ``game.lay_hexes(e) == {o.hex for o in offers if o.allowed and o.tiles}`` and
-``game.lay_tiles(e)`` is the union of those offers' tiles
+``game.lay_tiles(e)`` is the union of those offers' tiles (`Game.lay_choices`:
+both at once)
 (`desk18xx.engine.offers.lay_hexes_of`, `lay_tiles_of` of
 ``game.offers(e, ("lay_tile",))``)."""
 
@@ -42,6 +43,8 @@ def _agree(game: Game, where: str, tally: Tally) -> None:
             assert got == want, (f"{where}: {entity}: {query.__name__} says {sorted(got)}, "
                                  f"the offers {sorted(want)} (only query "
                                  f"{sorted(got - want)}, only offers {sorted(want - got)})")
+        both = (lay_hexes_of(offers), lay_tiles_of(offers))
+        assert game.lay_choices(entity) == both, f"{where}: {entity}: lay_choices"
         tally.positions += 1
         tally.hexes += len(lay_hexes_of(offers))
 

@@ -654,6 +654,12 @@ class G1822CA(Game):
 
         return lay_tiles(self, entity)
 
+    def lay_choices(self, entity: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(lay_hexes, lay_tiles) in one walk of the hexes (`.offers`)."""
+        from desk18xx.titles.g1822ca.offers import lay_choices
+
+        return lay_choices(self, entity)
+
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` at the door (`.offers`)."""
         from desk18xx.titles.g1822ca.offers import action_offers

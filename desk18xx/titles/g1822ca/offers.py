@@ -704,6 +704,37 @@ def lay_tiles(gm: G1822CA, entity: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def lay_choices(gm: G1822CA, entity: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(`lay_hexes`, `lay_tiles`) in one walk of the hexes: a hex where only tiles
+    found already fit is asked about those tiles alone."""
+    from desk18xx.engine.map.graph import graph_for
+
+    hexes: set[str] = set()
+    found: set[str] = set()
+    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
+        make_kind = _LAY_KINDS.get(type(step))
+        kind = None if make_kind is None else make_kind(gm, step, entity)
+        if kind is None or kind.why_not is not None:
+            continue
+        reach = graph_for(gm.map).reach(kind.corp)
+        token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
+        names = gm.map.available_names()
+        for hex_id in _lay_hexes_to_ask(gm, kind, reach, token_hexes):
+            edges = reach.connected_edges(hex_id)
+            while True:
+                offer = _hex_lay(gm, kind, hex_id, edges, token_hexes, first=True, skip=found)
+                if not offer.tiles:
+                    break
+                hexes.add(hex_id)
+                found.add(offer.tiles[0][0])
+            if offer.why_not is None and hex_id not in hexes and found:
+                known = set(found)
+                if _hex_lay(gm, kind, hex_id, edges, token_hexes, first=True,
+                            skip=[n for n in names if n not in known]).tiles:
+                    hexes.add(hex_id)
+    return frozenset(hexes), frozenset(found)
+
+
 def _lay_hexes_to_ask(gm: G1822CA, kind: _LayKind, reach: Any,
                       token_hexes: set[str]) -> list[str]:
     """The hexes `_lays_of` builds an offer for (no focus, no random draw)."""

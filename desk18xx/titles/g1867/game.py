@@ -634,6 +634,12 @@ class G1867(Game):
 
         return lay_tiles(self, entity)
 
+    def lay_choices(self, entity: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(lay_hexes, lay_tiles) in one walk of the hexes (`.offers`)."""
+        from desk18xx.titles.g1867.offers import lay_choices
+
+        return lay_choices(self, entity)
+
     def deciding_offers(self, action: Action) -> tuple[Offer, ...] | None:
         """The offers that decide ``action`` at the door (`.offers`)."""
         from desk18xx.titles.g1867.offers import action_offers

@@ -723,6 +723,34 @@ def lay_tiles(gm: G1867, entity: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def lay_choices(gm: G1867, entity: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(`lay_hexes`, `lay_tiles`) in one walk of the hexes: a hex where only tiles
+    found already fit is asked about those tiles alone."""
+    hexes: set[str] = set()
+    found: set[str] = set()
+    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
+        if not isinstance(step, Track) or entity != step.current_entity(gm) \
+                or step.tile_lay() is None or gm.board is None:
+            continue
+        edges = step.connected_edges(gm, entity)
+        names = list(gm.board.manifest)
+        for hex_id in sorted(edges):
+            if step.hex_problem(gm, hex_id) is not None:
+                continue
+            while True:
+                offer = lay_offer(gm, step, entity, hex_id, edges, first=True, skip=found)
+                if not offer.tiles:
+                    break
+                hexes.add(hex_id)
+                found.add(offer.tiles[0][0])
+            if offer.why_not is None and hex_id not in hexes and found:
+                known = set(found)
+                if lay_offer(gm, step, entity, hex_id, edges, first=True,
+                             skip=[n for n in names if n not in known]).tiles:
+                    hexes.add(hex_id)
+    return frozenset(hexes), frozenset(found)
+
+
 def lay_offer(gm: G1867, step: Track, corp: str, hex_id: str,
               edges: dict[str, set[int]], only: str | None = None,
               turn: int | None = None, *, first: bool = False,
