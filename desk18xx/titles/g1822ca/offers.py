@@ -719,17 +719,22 @@ def lay_choices(gm: G1822CA, entity: str) -> tuple[frozenset[str], frozenset[str
         reach = graph_for(gm.map).reach(kind.corp)
         token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
         names = gm.map.available_names()
+        order = {n: i for i, n in enumerate(names)}
         for hex_id in _lay_hexes_to_ask(gm, kind, reach, token_hexes):
             edges = reach.connected_edges(hex_id)
+            asked = set(found)
             while True:
-                offer = _hex_lay(gm, kind, hex_id, edges, token_hexes, first=True, skip=found)
+                offer = _hex_lay(gm, kind, hex_id, edges, token_hexes, first=True,
+                                 skip=asked, supply=names)
                 if not offer.tiles:
                     break
                 hexes.add(hex_id)
                 found.add(offer.tiles[0][0])
+                # the tiles before it were asked on this hex and refused
+                asked.update(names[:order[offer.tiles[0][0]] + 1])
             if offer.why_not is None and hex_id not in hexes and found:
                 known = set(found)
-                if _hex_lay(gm, kind, hex_id, edges, token_hexes, first=True,
+                if _hex_lay(gm, kind, hex_id, edges, token_hexes, first=True, supply=names,
                             skip=[n for n in names if n not in known]).tiles:
                     hexes.add(hex_id)
     return frozenset(hexes), frozenset(found)
@@ -773,14 +778,15 @@ def _turns(turn: int | None) -> list[int]:
 def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | None,
              token_hexes: set[str], only: str | None = None,
              turn: int | None = None, *, first: bool = False,
-             skip: Collection[str] = ()) -> TileLayOffer:
+             skip: Collection[str] = (), supply: list[str] | None = None) -> TileLayOffer:
     """The offer of ``kind``'s lay on ``hex_id`` (tile ``only``, when given), as
     `G1822CA.lay_tile` and the step would check it (RB 5.7; supplement §6.1).
 
     With ``first`` (`lay_hexes`' early exit) the tiles are asked one by one and the
     first that passes every check (the per-tile ones after the loop too: most exits,
     cost) is the offer's only tile; no refusal is listed; the tiles in ``skip`` are
-    not asked (`lay_tiles`: known to fit some hex already)."""
+    not asked (`lay_tiles`: known to fit some hex already); ``supply`` is
+    ``board.available_names()`` when the caller has it already."""
     from desk18xx.engine.map.upgrades import (
         lay_cost,
         rotation_problem,
@@ -827,7 +833,8 @@ def _hex_lay(gm: G1822CA, kind: _LayKind, hex_id: str, edges: frozenset[int] | N
                                 f"(supplement §6.1 P29/P30)")
     rules = gm.track_rules
     phase = list(gm.phase_colors())
-    names = [only] if only is not None else board.available_names()
+    names = [only] if only is not None else \
+        supply if supply is not None else board.available_names()
     refused: list[tuple[str, str]] = []
     fitting: dict[str, tuple[int, ...]] = {}
     old = st.geo.tile
