@@ -4,10 +4,10 @@ the engine's tile-lay offers (`desk18xx.engine.offers.TileLayOffer`).
 No rule is decided here: the hexes outlined, the tiles usable on a hex with
 their rotations and costs, and every reason a tile is greyed come from the
 offers of the title: the hexes outlined and the tiles usable somewhere from the
-offers' early-exit questions (`Game.lay_hexes`, `Game.lay_tiles`: no hex's full
-offer is built for them), the full offer of one hex only when it is selected (the
-door's own question `Game.deciding_offers`); study mode's sandbox:
-`desk18xx.engine.sandbox.lay_offers`.
+offers' early-exit question (`Game.lay_choices`: `Game.lay_hexes` and
+`Game.lay_tiles` at once; no hex's full offer is built for them), the full
+offer of one hex only when it is selected (the door's own question
+`Game.deciding_offers`); study mode's sandbox: `desk18xx.engine.sandbox.lay_offers`.
 What this module adds is display data: the tile pictures and how many copies
 are left, read from the game's view (`desk18xx.engine.view.GameView.tile_supply`).
 """
@@ -64,9 +64,9 @@ class TrackOptions:
         turn: unused (the step's details; kept for callers).
         source: where the offers come from: (all offers, one hex's offer); the
             game's own offers by default (then the hexes and the tiles usable
-            somewhere come from the game's early-exit questions, `Game.lay_hexes`
-            and `Game.lay_tiles`, and no hex's full offer is built until it is
-            asked for by :meth:`offer`).
+            somewhere come from the game's early-exit question, `Game.lay_choices`
+            (`Game.lay_hexes` and `Game.lay_tiles` at once), and no hex's full
+            offer is built until it is asked for by :meth:`offer`).
     """
 
     def __init__(self, game: Game, corp: str,
@@ -75,14 +75,14 @@ class TrackOptions:
                                Callable[[str], TileLayOffer | None]] | None = None) -> None:
         self._game = game
         self._corp = corp
-        self._queries: tuple[Callable[[], frozenset[str]], Callable[[], frozenset[str]]]
+        self._choices: Callable[[], tuple[frozenset[str], frozenset[str]]]
         if source is None:
             source = (lambda: lay_offers_of(game, corp),
                       lambda hex_id: hex_offer_of(game, corp, hex_id))
-            self._queries = (lambda: game.lay_hexes(corp), lambda: game.lay_tiles(corp))
+            self._choices = lambda: game.lay_choices(corp)
         else:
-            self._queries = (lambda: lay_hexes_of(self._offers().values()),
-                             lambda: lay_tiles_of(self._offers().values()))
+            self._choices = lambda: (lay_hexes_of(self._offers().values()),
+                                     lay_tiles_of(self._offers().values()))
         self._all_source, self._one_source = source
         self._all: dict[str, TileLayOffer] | None = None
         self._one: dict[str, TileLayOffer | None] = {}
@@ -108,7 +108,7 @@ class TrackOptions:
 
     def _hex_set(self) -> frozenset[str]:
         if self._hexes is None:
-            self._hexes = self._queries[0]()
+            self._hexes, self._usable = self._choices()
         return self._hexes
 
     def hexes(self) -> list[str]:
@@ -122,7 +122,7 @@ class TrackOptions:
     def usable(self) -> frozenset[str]:
         """The tiles that may be laid on some hex now."""
         if self._usable is None:
-            self._usable = self._queries[1]()
+            self._hexes, self._usable = self._choices()
         return self._usable
 
     def legal(self, hex_id: str) -> dict[str, tuple[int, ...]]:
