@@ -48,6 +48,9 @@ from desk18xx.ui.session import GameSession
 #: Milliseconds between a company reaching its run and its best-route search starting:
 #: time for the window to show the move first (a search takes far longer than this).
 AUTO_SEARCH_DELAY_MS = 40
+LAY_CHOICES_KEPT = 16
+"""Positions whose lay choices (`TrackOptions.choices`) are kept: a position shown
+again (an undo, a redo) outlines its hexes without asking the engine again."""
 
 
 class MapController(QObject):
@@ -78,6 +81,8 @@ class MapController(QObject):
         self._routes: list[TrainRoute] = []
         self._current_train = 0
         self._history: Game | None = None
+        self._lay_known: dict[tuple[object, str, int, object],
+                              tuple[frozenset[str], frozenset[str]]] = {}
         self._held: tuple[Proposal, int] | None = None
         """Routes found while another board was shown, with the log length then."""
         # before the main window's own state_changed slot: a change drops a stale search first
@@ -157,9 +162,17 @@ class MapController(QObject):
         entity = info.entity if info else None
         lay = info is not None and "lay_tile" in info.map_types and entity in game.corps
         if lay and entity is not None:
-            self._track = TrackOptions(game, entity, info.details if info else None)
+            # the position: its node of the tree (the same actions from the start)
+            # and the live line's last action (what it set off included)
+            live = self._session.actions()
+            key = (self._session.tree.current, entity, len(live), live[-1] if live else None)
+            self._track = TrackOptions(game, entity, info.details if info else None,
+                                       known=self._lay_known.pop(key, None))
             self._view.set_highlights(self._track.hexes())
             self._panel.tray.set_tiles(self._track.tray(None))
+            self._lay_known[key] = self._track.choices()
+            while len(self._lay_known) > LAY_CHOICES_KEPT:
+                del self._lay_known[next(iter(self._lay_known))]
         else:
             self._view.set_highlights(())
         self._panel.tray_box.setVisible(lay)

@@ -67,12 +67,15 @@ class TrackOptions:
             somewhere come from the game's early-exit question, `Game.lay_choices`
             (`Game.lay_hexes` and `Game.lay_tiles` at once), and no hex's full
             offer is built until it is asked for by :meth:`offer`).
+        known: the :meth:`choices` of this very position asked before (the same
+            game, the same actions: a position shown again after an undo).
     """
 
     def __init__(self, game: Game, corp: str,
                  turn: Mapping[str, object] | None = None, *,
                  source: tuple[Callable[[], tuple[TileLayOffer, ...]],
-                               Callable[[str], TileLayOffer | None]] | None = None) -> None:
+                               Callable[[str], TileLayOffer | None]] | None = None,
+                 known: tuple[frozenset[str], frozenset[str]] | None = None) -> None:
         self._game = game
         self._corp = corp
         self._choices: Callable[[], tuple[frozenset[str], frozenset[str]]]
@@ -86,8 +89,8 @@ class TrackOptions:
         self._all_source, self._one_source = source
         self._all: dict[str, TileLayOffer] | None = None
         self._one: dict[str, TileLayOffer | None] = {}
-        self._hexes: frozenset[str] | None = None
-        self._usable: frozenset[str] | None = None
+        self._hexes: frozenset[str] | None = None if known is None else known[0]
+        self._usable: frozenset[str] | None = None if known is None else known[1]
         self._tiles: Mapping[str, TileSupply] | None = None
 
     # -- the offers ----------------------------------------------------------------------
@@ -110,6 +113,10 @@ class TrackOptions:
         if self._hexes is None:
             self._hexes, self._usable = self._choices()
         return self._hexes
+
+    def choices(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(the hexes where some tile may be laid, the tiles usable on some hex)."""
+        return self._hex_set(), self.usable()
 
     def hexes(self) -> list[str]:
         """Hexes where at least one tile may be laid now."""
