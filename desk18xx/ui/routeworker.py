@@ -47,6 +47,10 @@ from desk18xx.ui.models.routes import (
     search_attachment_runs,
 )
 
+START_DELAY_MS = 40
+"""How long after the position is shown the attachment search's worker starts: after
+the paint (a zero timer can come before it), as the map's automatic route search."""
+
 Search = Callable[[Game, str, Callable[[], bool], Callable[[float, int], None]],
                   tuple[list[TrainRoute], int, bool]]
 """``search(game, corp, cancel, progress) -> (routes, revenue, complete)``."""
@@ -470,8 +474,10 @@ class AttachmentHints(QObject):
         runs = AttachmentRuns()
         self._asked = (game, game.actions_applied, corp, runs)
         self._launched = False
-        # after this update is painted: the copy for the worker is not for the player to wait
-        QTimer.singleShot(0, self, self._start)
+        # after this update is painted: the copy for the worker (and its search, holding
+        # the interpreter) is not for the player to wait, and a zero timer can come
+        # before the paint
+        QTimer.singleShot(START_DELAY_MS, self, self._start)
         return runs
 
     def _current(self) -> bool:
