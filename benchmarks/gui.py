@@ -36,8 +36,8 @@ the steadier measure.
 the window of ``OLD_TREE`` (e.g. ``git archive <commit> | tar -x -C /tmp/old``) and
 of this tree (or ``$DESK18XX_ROOT``) measured in turns, :data:`PAIRED_ROUNDS` rounds,
 so that both see the same load.  ``NO_LAUNCH=1`` skips the launches of a plain run;
-``PROFILE=1`` profiles the timed actions (``PROFILE_SORT`` orders the table,
-``PROFILE_OUT`` names a file for the raw stats).
+``PROFILE=1`` profiles the timed actions, ``PROFILE=undo`` the undos (``PROFILE_SORT``
+orders the table, ``PROFILE_OUT`` names a file for the raw stats).
 """
 
 from __future__ import annotations
@@ -294,7 +294,7 @@ def measure_window(path: Path, quiet: bool = False) -> dict[str, Any]:
     session.action_applied.connect(lambda _n: applied.append(tuple(c() for c in clocks)))
     todo = [action_from_dict(raw) for raw in imported.actions[late:late + TIMED_ACTIONS]]
     prof = None
-    if os.environ.get("PROFILE"):
+    if os.environ.get("PROFILE") and os.environ["PROFILE"] != "undo":
         import cProfile
 
         prof = cProfile.Profile()
@@ -324,14 +324,29 @@ def measure_window(path: Path, quiet: bool = False) -> dict[str, Any]:
             prof.dump_stats(os.environ["PROFILE_OUT"])
         pstats.Stats(prof).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(60)
     undos: list[list[float]] = [[] for _ in clocks]
+    uprof = None
+    if os.environ.get("PROFILE") == "undo":
+        import cProfile
+
+        uprof = cProfile.Profile()
     for _ in range(UNDOS):
         _pause(app, PAUSE)
+        if uprof is not None:
+            uprof.enable()
         start = tuple(c() for c in clocks)
         session.undo()
         app.processEvents()
         end = tuple(c() for c in clocks)
+        if uprof is not None:
+            uprof.disable()
         for k in range(len(clocks)):
             undos[k].append(end[k] - start[k])
+    if uprof is not None:
+        import pstats
+
+        if os.environ.get("PROFILE_OUT"):
+            uprof.dump_stats(os.environ["PROFILE_OUT"])
+        pstats.Stats(uprof).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(60)
     window.close()
     result = {"marks": marks, "idle": idle_inside, "undo": undos, "name": path.name,
               "late": late}
