@@ -159,6 +159,10 @@ class GameSession(QObject):
         """id(raw entry) -> (entry, parsed action)."""
         self._snaps: dict[int, Game] = {}
         """Live-action count -> a copy of the game then, valid for the live prefix."""
+        self._spare: tuple[int, Game, Game] | None = None
+        """(count, the snapshot at count, a copy of it made in the player's pause): the
+        game an undo to that count takes as the live game without copying (valid
+        while that snapshot is in ``_snaps``)."""
         self._snapshots_ok = True
         self._node_snaps: OrderedDict[int, tuple[Game, tuple[RoundKey, ...]]] = OrderedDict()
         """Tree node id -> a copy of the game there and the rounds of its line."""
@@ -690,9 +694,12 @@ class GameSession(QObject):
         start = max(self._snaps, default=0)
         path = self._tree_path(entries)
         stored = self._node_snapshot(path, start)
+        spare = self._take_spare(start)
         if stored is not None:
             start = stored[0]
             game, rounds = stored[1].copy(), list(stored[2])
+        elif spare is not None:
+            game, rounds = spare, self._rounds[:start]
         else:
             game = self._snaps[start].copy() if start else self._new_start()
             rounds = self._rounds[:start]
@@ -764,8 +771,9 @@ class GameSession(QObject):
         """Copy the live position while the player thinks (run by a timer
         :data:`IDLE_SNAPSHOT_MS` after each change), then the one before it: undoing
         the next move, or this one, starts from a copy instead of replaying up to
-        :data:`SNAPSHOT_EVERY` actions.  One copy per call; the timer comes back
-        for the second."""
+        :data:`SNAPSHOT_EVERY` actions; then a spare copy of the one before, which
+        an undo of this move takes as its game without copying then.  One copy per
+        call; the timer comes back for the next."""
         count = len(self._live)
         if self._game is None or not self._snapshots_ok or not count:
             return
@@ -775,8 +783,21 @@ class GameSession(QObject):
                 self._idle_soon(count, IDLE_NEXT_MS)  # the position before it, soon
             elif count > 1 and count - 1 not in self._snaps:
                 self._keep_idle(count - 1, self.game_at(count - 1))
+                self._idle_soon(count, IDLE_NEXT_MS)  # and the undo's own copy of it
+            elif count > 1 and (self._spare is None
+                                or self._spare[1] is not self._snaps[count - 1]):
+                snap = self._snaps[count - 1]
+                self._spare = (count - 1, snap, snap.copy())
         except Exception:  # noqa: BLE001 - a title whose state cannot be copied
             self._snapshots_ok = False
+
+    def _take_spare(self, count: int) -> Game | None:
+        """The spare copy of the snapshot at ``count`` (see ``_spare``), taken: None
+        when there is none or it is of another position now."""
+        spare, self._spare = self._spare, None
+        if spare is None or spare[0] != count or self._snaps.get(count) is not spare[1]:
+            return None
+        return spare[2]
 
     def _keep_idle(self, count: int, game: Game) -> None:
         self._snaps[count] = game

@@ -72,3 +72,42 @@ def test_an_idle_copy_makes_the_next_undo_replay_nothing(monkeypatch) -> None:  
         session.idle_snapshot()
     kept = [k for k in session._snaps if k % SNAPSHOT_EVERY]
     assert len(kept) <= IDLE_SNAPSHOTS
+
+
+def test_the_idle_spare_copy_makes_an_undo_copy_nothing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """After the player's pause (three idle passes: this position, the one before,
+    a spare copy of it) an undo takes the spare as its game: no copy, no replay; the
+    position is the one before the move, and the snapshot it came from is untouched."""
+    from desk18xx.engine.digest import state_digest
+    from desk18xx.ui.session import SNAPSHOT_EVERY
+
+    session = GameSession()
+    session.new_game(GameSetup("1867", PLAYERS, seed=7))
+    rng = random.Random(7)
+    for _ in range(SNAPSHOT_EVERY + 5):
+        assert session.submit(rng.choice(session.game.legal_moves(rng)))
+    before = state_digest(session.game)
+    count = len(session.actions())
+    assert session.submit(rng.choice(session.game.legal_moves(rng)))
+    for _ in range(3):
+        session.idle_snapshot()
+    game_class = type(session.game)
+    copied: list[object] = []
+    replayed: list[object] = []
+    copy, process = game_class.copy, game_class.process
+    monkeypatch.setattr(game_class, "copy", lambda self: (copied.append(self), copy(self))[1])
+    monkeypatch.setattr(game_class, "process",
+                        lambda self, action: (replayed.append(action), process(self, action))[1])
+    assert session.undo()
+    assert copied == [] and replayed == []
+    assert state_digest(session.game) == before
+    monkeypatch.undo()
+    # the live game is the undo's own: playing on leaves the snapshot as it was
+    snapshot = session._snaps[count]
+    assert session.game is not snapshot
+    assert session.submit(rng.choice(session.game.legal_moves(rng)))
+    assert state_digest(snapshot) == before
+    # an undo with no spare ready (no pause) copies the snapshot as before
+    assert session.submit(rng.choice(session.game.legal_moves(rng)))
+    assert session.undo() and session.undo()
+    assert state_digest(session.game) == before
