@@ -72,11 +72,37 @@ def test_the_log_appends_the_same_rows_a_rebuild_shows(qtbot) -> None:  # type: 
     assert inserted and not resets  # every move only inserted its rows
     assert headers()  # a round's header too
 
-    session.undo(3)  # a shorter line: rebuilt, still the same rows as from scratch
+    removed: list[tuple[int, int]] = []
+    model.rowsRemoved.connect(lambda _parent, first, last: removed.append((first, last)))
+    session.undo(3)  # a shorter line: only the rows of the actions gone are removed
+    built: list[int] = []
+    import desk18xx.ui.models.log as log_module
+
+    whole = log_module.log_entries
+    log_module.log_entries = lambda *a, **k: (built.append(1), whole(*a, **k))[1]  # type: ignore[assignment]
+    try:
+        assert model.show_actions(session.actions(), session.rounds(), names)
+    finally:
+        log_module.log_entries = whole
+    assert built == []  # nothing described again
+    assert _rows(model) == [(e.text, e.count) for e in log_entries(
+        session.actions(), session.rounds(), names)]
+    assert removed and not resets
+    assert not model.show_actions(session.actions(), session.rounds(), names)
+    # back over a round's start: its header goes with its first action
+    for _ in range(300):
+        before = headers()
+        _play(session, 1, len(session.actions()) + 1)
+        model.show_actions(session.actions(), session.rounds(), names)
+        if headers() > before:
+            break
+    assert headers() > before
+    rows = model.rowCount()
+    session.undo()
     assert model.show_actions(session.actions(), session.rounds(), names)
     assert _rows(model) == [(e.text, e.count) for e in log_entries(
         session.actions(), session.rounds(), names)]
-    assert not model.show_actions(session.actions(), session.rounds(), names)
+    assert headers() == before and model.rowCount() < rows - 1 and not resets
 
 
 def test_tables_announce_only_the_changed_cells(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -130,7 +130,8 @@ class LogModel(QStringListModel):
                      names: dict[str, str], *, told: Told | None = None,
                      places: Places | None = None) -> bool:
         """Show the log of ``actions``: a longer log of the same actions (a move was
-        played) only describes and inserts the new rows, anything else is rebuilt.
+        played) only describes and inserts the new rows, a shorter one (an undo) only
+        removes the rows of the actions gone; anything else is rebuilt.
 
         Returns:
             True when something changed.
@@ -152,6 +153,15 @@ class LogModel(QStringListModel):
                                    after=old_rounds[-1] if old_rounds else None,
                                    told=told, places=places)
                 self._append(tail)
+                return True
+            kept = len(new_actions)
+            if (names == old_names and kept < n and len(old_rounds) == n
+                    and len(new_rounds) == kept
+                    and all(a is b for a, b in zip(new_actions, old_actions, strict=False))
+                    and all(a is b or a == b
+                            for a, b in zip(new_rounds, old_rounds, strict=False))):
+                self._drop_after(kept)
+                self._shown = (new_actions, new_rounds, dict(names))
                 return True
         changed = self.set_entries(log_entries(new_actions, new_rounds, names, told=told,
                                                places=places))
@@ -179,6 +189,20 @@ class LogModel(QStringListModel):
         self._entries = new
         self.setStringList([""] * len(new))  # a reset
         return True
+
+    def _drop_after(self, count: int) -> None:
+        """Remove the rows of the actions after the first ``count`` (their lines, their
+        consequences and the round headers before them)."""
+        entries = self._entries
+        cut = len(entries)
+        while cut > 0:
+            after = entries[cut - 1].count
+            if after is not None and after <= count:
+                break
+            cut -= 1
+        if cut < len(entries):
+            self.removeRows(cut, len(entries) - cut)
+            self._entries = entries[:cut]
 
     def _append(self, tail: Sequence[LogEntry]) -> None:
         """Add rows for ``tail`` (the entries are there when ``rowsInserted`` comes)."""
