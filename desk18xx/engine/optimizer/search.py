@@ -1467,6 +1467,108 @@ def _assign(
 ) -> tuple[list[Candidate | None], int, bool]:
     """Best choice of one route or none per list, no track shared (branch and bound).
 
+    Routes of a list that earn the same and clash with the same routes of every
+    list (their own too when identical trains share it) are interchangeable: only
+    the first of them is branched on (:func:`_interchangeable`).  The routes left
+    keep their order, so the answer is the one the whole lists give.
+    """
+    lists = _interchangeable(problem, lists, groups, tables)
+    return _assign_in_order(problem, lists, groups, incumbent, cancel, progress, scoring, tables)
+
+
+def _interchangeable(problem: Problem, lists: list[list[Candidate]], groups: list[int],
+                     tables: Tables | None = None) -> list[list[Candidate]]:
+    """The lists with one route per class of interchangeable ones (the first of each).
+
+    Two routes of a list are interchangeable when their key, revenue, mail value
+    and phantom flag are equal and they clash with the same routes of each list (of
+    their own list only when identical trains share it).  Parallel track and many
+    ways between the same stops make most of a long list such copies; a branch on
+    a copy gives what the branch on the first one gave.
+    """
+    distinct: list[list[Candidate]] = []
+    distinct_groups: list[int] = []
+    count: list[int] = []
+    which: list[int] = []
+    for lst, group in zip(lists, groups, strict=True):
+        d = next((n for n, other in enumerate(distinct) if other is lst), -1)
+        if d < 0:
+            d = len(distinct)
+            distinct.append(lst)
+            distinct_groups.append(group)
+            count.append(0)
+        count[d] += 1
+        which.append(d)
+    if len(distinct) < 2 or sum(len(lst) for lst in distinct) < DEDUPE_FROM:
+        return lists
+    conflicts = _Conflicts(problem, distinct, distinct_groups, tables)
+    out: list[list[Candidate]] = []
+    for d, lst in enumerate(distinct):
+        seen: set[tuple[object, ...]] = set()
+        kept: list[Candidate] = []
+        for j, c in enumerate(lst):
+            masks = conflicts.masks(d, j)
+            if count[d] < 2:
+                masks[d] = 0
+            sig = (c.key, c.revenue, c.mail, c.phantom, *masks)
+            if sig not in seen:
+                seen.add(sig)
+                kept.append(c)
+        out.append(kept if len(kept) < len(lst) else lst)
+    return [out[d] for d in which]
+
+
+def _same_clashes(problem: Problem, lists: list[list[Candidate]]) -> list[list[Candidate]]:
+    """The lists with one route per class of routes that earn the same and whose track
+    meets the same segments (the first of each; lists that are the same object stay one).
+
+    Such routes clash with the same routes of every list, so any assignment with one
+    is an assignment with the first: a cheap first cut of :func:`_interchangeable`
+    (bit sets of segments, not of routes), before the proof pass's long lists are
+    filtered and searched.
+    """
+    meets = _meets(problem)
+    n_segs = len(problem.segments)
+    near = [_bitset(list(m), n_segs) for m in meets]
+    shift = 2 * problem.n_track
+    done: dict[int, list[Candidate]] = {}
+    out: list[list[Candidate]] = []
+    for lst in lists:
+        got = done.get(id(lst))
+        if got is None:
+            seen: set[tuple[object, ...]] = set()
+            kept: list[Candidate] = []
+            for c in lst:
+                closure = 0
+                for si in c.segments:
+                    closure |= near[si]
+                sig = (c.key, c.revenue, c.mail, c.phantom, c.track >> shift, closure)
+                if sig not in seen:
+                    seen.add(sig)
+                    kept.append(c)
+            got = done[id(lst)] = kept if len(kept) < len(lst) else lst
+        out.append(got)
+    return out
+
+
+DEDUPE_FROM = 400
+"""Routes in all lists from which :func:`_assign` merges interchangeable routes (below,
+the branch and bound is quicker than the merge)."""
+
+
+def _assign_in_order(
+    problem: Problem,
+    lists: list[list[Candidate]],
+    groups: list[int],
+    incumbent: list[Candidate | None],
+    cancel: Callable[[], bool] | None,
+    progress: Progress | None,
+    scoring: TitleScoring,
+    tables: Tables | None = None,
+) -> tuple[list[Candidate | None], int, bool]:
+    """Best choice of one route or none per list, no track shared (branch and bound),
+    choosing in the order of ``lists``.
+
     Each list keeps, as a bit set over its positions, the routes that clash
     with the track taken so far; the bound at each level is the sum, over the
     trains left, of their best route that does not clash.  ``incumbent`` is
@@ -1758,7 +1860,7 @@ def solve(
                     again.setdefault(kinds, []).append(r)
         if again:
             complete = run_pass(list(again), (0.5, 0.9), again)
-            lists = [rep_of[t.id].routes for t in ordered_trains]
+            lists = _same_clashes(problem, [rep_of[t.id].routes for t in ordered_trains])
             if complete:
                 try:
                     lists, choice = _consistent(problem, scoring, lists, groups, choice, cancel,
