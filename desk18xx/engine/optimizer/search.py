@@ -417,7 +417,28 @@ def _walk(
             if len(r.heap) >= r.keep:
                 r.floor = max(r.floor, r.heap[0][0] + 1)
         else:
-            r.routes.append(Candidate(rev, bits, ordered_stops, ordered_segs, key, mail))
+            # a route that earns what a listed one earns and whose track meets the same
+            # segments clashes with the same routes: one of them is enough (the one
+            # that sorts first, as :func:`_order` puts them)
+            closure = 0
+            for si in ordered_segs:
+                closure |= near_segs[si]
+            sig = (key, rev, mail, bits >> extra_shift, closure)
+            merged = merge[id(r)]
+            at = merged.get(sig)
+            if at is None:
+                merged[sig] = len(r.routes)
+                r.routes.append(Candidate(rev, bits, ordered_stops, ordered_segs, key, mail))
+            else:
+                old = r.routes[at]
+                if (ordered_stops, ordered_segs) < (old.stops, old.segments):
+                    r.routes[at] = Candidate(rev, bits, ordered_stops, ordered_segs, key, mail)
+
+    extra_shift = 2 * span
+    merge: dict[int, dict[tuple[int, int, int | None, int, int], int]] = {
+        id(r): {} for r in reps if not r.keep and r.patterns is None}
+    near_segs = [_bitset(list(m), len(segs)) for m in _meets(problem)] if merge else []
+    """Per segment, the segments whose track meets its own, as a bit set."""
 
     prices = {} if cache is None else cache
 
@@ -1518,39 +1539,6 @@ def _interchangeable(problem: Problem, lists: list[list[Candidate]], groups: lis
     return [out[d] for d in which]
 
 
-def _same_clashes(problem: Problem, lists: list[list[Candidate]]) -> list[list[Candidate]]:
-    """The lists with one route per class of routes that earn the same and whose track
-    meets the same segments (the first of each; lists that are the same object stay one).
-
-    Such routes clash with the same routes of every list, so any assignment with one
-    is an assignment with the first: a cheap first cut of :func:`_interchangeable`
-    (bit sets of segments, not of routes), before the proof pass's long lists are
-    filtered and searched.
-    """
-    meets = _meets(problem)
-    n_segs = len(problem.segments)
-    near = [_bitset(list(m), n_segs) for m in meets]
-    shift = 2 * problem.n_track
-    done: dict[int, list[Candidate]] = {}
-    out: list[list[Candidate]] = []
-    for lst in lists:
-        got = done.get(id(lst))
-        if got is None:
-            seen: set[tuple[object, ...]] = set()
-            kept: list[Candidate] = []
-            for c in lst:
-                closure = 0
-                for si in c.segments:
-                    closure |= near[si]
-                sig = (c.key, c.revenue, c.mail, c.phantom, c.track >> shift, closure)
-                if sig not in seen:
-                    seen.add(sig)
-                    kept.append(c)
-            got = done[id(lst)] = kept if len(kept) < len(lst) else lst
-        out.append(got)
-    return out
-
-
 DEDUPE_FROM = 400
 """Routes in all lists from which :func:`_assign` merges interchangeable routes (below,
 the branch and bound is quicker than the merge)."""
@@ -1860,7 +1848,7 @@ def solve(
                     again.setdefault(kinds, []).append(r)
         if again:
             complete = run_pass(list(again), (0.5, 0.9), again)
-            lists = _same_clashes(problem, [rep_of[t.id].routes for t in ordered_trains])
+            lists = [rep_of[t.id].routes for t in ordered_trains]
             if complete:
                 try:
                     lists, choice = _consistent(problem, scoring, lists, groups, choice, cancel,
