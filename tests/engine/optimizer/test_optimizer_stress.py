@@ -54,3 +54,34 @@ def test_stress_positions_replay_from_their_actions(tmp_path: Path) -> None:
     cached = [(p.index, p.corp) for p in stress_routes.positions(games, tmp_path)]
     played = [(p.index, p.corp) for p in stress_routes.replay("1867", 3, actions)]
     assert cached == played and len(played) == 5
+
+
+def test_merged_interchangeable_routes_keep_the_brute_force_optimum(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the small positions' lists are below the merge's threshold: merge them all the same
+    # (ERS: its early positions have several trains on shared track; the others merge none)
+    from desk18xx.engine.optimizer import search
+
+    monkeypatch.setattr(search, "DEDUPE_FROM", 0)
+    merged = [0]
+    real = search._interchangeable
+
+    def counting(*args: object, **kwargs: object) -> list[list[search.Candidate]]:
+        out = real(*args, **kwargs)  # type: ignore[arg-type]
+        merged[0] += sum(len(a) - len(b) for a, b in zip(args[1], out, strict=True))  # type: ignore[arg-type]
+        return out
+
+    monkeypatch.setattr(search, "_interchangeable", counting)
+    checked = 0
+    mismatches = []
+    for pos in itertools.chain.from_iterable(
+            stress_routes.small_positions("1822CA-ERS", seed, 40) for seed in (3, 4)):
+        pair = stress_routes.brute_check(pos)
+        if pair is None:
+            continue
+        checked += 1
+        if pair[0] != pair[1]:
+            mismatches.append((pos.index, pos.corp, pair))
+    assert not mismatches
+    assert checked >= 40
+    assert merged[0] > 0  # some routes were merged
