@@ -209,6 +209,11 @@ def classify(generated_actions: Sequence[Mapping[str, Any]], mode: str,
         return "reference crash in SharePool#distance: P11's tax haven ties for a " \
                "presidency (it has no seat; its shares never count for directorship, " \
                "supplement §6.1 P11)"
+    if "Bid, convert concession or buy/sell shares cannot process" in message \
+            or "still needs to sell shares before a loan" in message:
+        return "the reference counts P11's tax haven as a player who could become " \
+               "director: a lone director's certificate counts as sellable (a turn kept " \
+               "open, a loan refused until it is sold; supplement §6.1 P11)"
     if "cheater" in message:
         return "reference crash in G1822#remove_cheater_slot! (a token removed from a " \
                "city with an added slot)"
