@@ -901,15 +901,23 @@ class G1822CA(Game):
         tok = c.next_token()
         if tok is None:
             raise IllegalAction(f"{corp} has no token left")
-        st = self.map.hex(hex_id)
-        if self.is_major(corp) and any(t.corp == corp for t in st.city_tokens(city)):
-            raise IllegalAction(f"{corp} already has a token in that city (RB 5.8.3)")
+        why = self.own_token_problem(corp, hex_id, city)
+        if why is not None:
+            raise IllegalAction(why)
         if price:
             self.transfer(corp, BANK, price)
         self.map.place_token(hex_id, city, corp, slot=slot, cheater=cheater)
         tok.hex, tok.city = hex_id, city
         if not home:
             self.token_graph.clear()
+
+    def own_token_problem(self, corp: str, hex_id: str, city: int) -> str | None:
+        """Why ``corp`` may not put a token in that city because it has one there
+        already (RB 5.8.3: a major, one token per city), or None."""
+        if self.is_major(corp) and any(t.corp == corp
+                                       for t in self.map.hex(hex_id).city_tokens(city)):
+            return f"{corp} already has a token in {self.map.city_id(hex_id, city)} (RB 5.8.3)"
+        return None
 
     def destination_city(self, corp: str, hex_id: str) -> int:
         """The city of the destination hex (the one reached through the printed exits)."""

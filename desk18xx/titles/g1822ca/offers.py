@@ -1226,6 +1226,8 @@ def _pending_tokens(gm: G1822CA, step: Step, corp: str,
                 why = f"QMOO's home token needs an open slot in {city_id}"
             elif routed and not gm.reaches_city(corp, hex_id, city):
                 why = f"{corp} has no route to {city_id}"
+            else:
+                why = gm.own_token_problem(corp, hex_id, city)
             out.append(TokenOffer(hex=hex_id, city=city_id, index=city, cost=price,
                                   why_not=why, rule="RB 7.1.4"))
     return out

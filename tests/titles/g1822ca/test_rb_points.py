@@ -543,3 +543,29 @@ def test_m13s_rondel_space_stays_open_when_its_token_leaves(compat: bool) -> Non
     st = game.map.hex("AC21")
     assert st.tokens[0] == (None, None)  # M12's reserved space and the open rondel space
     assert st.reserved[0][0] == "12" and st.reserved[0][1] is None
+
+
+def test_a_pending_token_is_not_offered_in_a_city_the_major_is_in() -> None:
+    """RB 5.8.3 (one token of a major per city) also holds for the token a major places
+    on acquiring M13 from the bid boxes (RB 7.1.4): the offers grey GT's own Toronto
+    city with the rule, as the placement refuses it (playout 1822CA-ERS seed 40065 had
+    drawn that offer and been refused)."""
+    from desk18xx.engine.actions import PlaceToken
+    from desk18xx.engine.offers import TokenOffer
+
+    game = _game(False)
+    _float(game, "GT", 100)
+    game.shares["GT_0"].owner = "100"
+    game.transfer(BANK, "GT", 500)
+    game.place_token("GT", "AC21", 1, 0)
+    orr = OperatingRound(game, 1)
+    game.round = orr
+    orr.pending_tokens.append(("GT", ("AC21",), 0))  # no route needed at no cost
+    offers = {o.city: o for o in game.offers("GT", (PlaceToken.type,))
+              if isinstance(o, TokenOffer)}
+    own = offers[game.map.city_id("AC21", 1)]
+    assert own.why_not is not None and "RB 5.8.3" in own.why_not
+    assert offers[game.map.city_id("AC21", 0)].why_not is None
+    with pytest.raises(IllegalAction, match="RB 5.8.3"):
+        game.process(PlaceToken(entity="GT", entity_type="corporation",
+                                city=game.map.city_id("AC21", 1)))
