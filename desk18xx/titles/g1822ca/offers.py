@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from desk18xx.engine.actions import (
@@ -665,6 +665,20 @@ def _lays_of(gm: G1822CA, kind: _LayKind | None, focus: str | None,
     return out
 
 
+def _open_lay_kinds(gm: G1822CA, entity: str) -> Iterator[tuple[_LayKind, Any, set[str]]]:
+    """Each lay ``entity`` may make now (its allowed lay kind), with the reach of the
+    company whose network it uses and that company's token hexes."""
+    from desk18xx.engine.map.graph import graph_for
+
+    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
+        make_kind = _LAY_KINDS.get(type(step))
+        kind = None if make_kind is None else make_kind(gm, step, entity)
+        if kind is None or kind.why_not is not None:
+            continue
+        reach = graph_for(gm.map).reach(kind.corp)
+        yield kind, reach, {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
+
+
 def lay_hexes(gm: G1822CA, entity: str) -> frozenset[str]:
     """The hexes on which ``entity`` may lay some tile now: the hexes of its allowed
     lay offers that list a tile (`offers` for ``"lay_tile"``), asked with an early
@@ -672,52 +686,25 @@ def lay_hexes(gm: G1822CA, entity: str) -> frozenset[str]:
     same checks, one tile at a time), instead of every tile's rotations and
     refusals (the map's outlines; issue 18)."""
     out: set[str] = set()
-    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
-        make_kind = _LAY_KINDS.get(type(step))
-        kind = None if make_kind is None else make_kind(gm, step, entity)
-        if kind is not None and kind.why_not is None:
-            out |= _lay_hexes_of(gm, kind)
+    for kind, reach, token_hexes in _open_lay_kinds(gm, entity):
+        out.update(h for h in _lay_hexes_to_ask(gm, kind, reach, token_hexes)
+                   if _hex_lay(gm, kind, h, reach.connected_edges(h), token_hexes,
+                               first=True).tiles)
     return frozenset(out)
 
 
 def lay_tiles(gm: G1822CA, entity: str) -> frozenset[str]:
     """The tiles ``entity`` may lay on some hex now: those its allowed lay offers list
-    (`offers` for ``"lay_tile"``), asked with an early exit: a tile found on one hex
-    is not asked again, and no refusal is worded (the tile tray; issue 18)."""
-    from desk18xx.engine.map.graph import graph_for
-
-    found: set[str] = set()
-    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
-        make_kind = _LAY_KINDS.get(type(step))
-        kind = None if make_kind is None else make_kind(gm, step, entity)
-        if kind is None or kind.why_not is not None:
-            continue
-        reach = graph_for(gm.map).reach(kind.corp)
-        token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
-        for hex_id in _lay_hexes_to_ask(gm, kind, reach, token_hexes):
-            edges = reach.connected_edges(hex_id)
-            while True:
-                offer = _hex_lay(gm, kind, hex_id, edges, token_hexes, first=True, skip=found)
-                if not offer.tiles:
-                    break
-                found.add(offer.tiles[0][0])
-    return frozenset(found)
+    (the tile tray; issue 18), from `lay_choices`' one walk."""
+    return lay_choices(gm, entity)[1]
 
 
 def lay_choices(gm: G1822CA, entity: str) -> tuple[frozenset[str], frozenset[str]]:
     """(`lay_hexes`, `lay_tiles`) in one walk of the hexes: a hex where only tiles
     found already fit is asked about those tiles alone."""
-    from desk18xx.engine.map.graph import graph_for
-
     hexes: set[str] = set()
     found: set[str] = set()
-    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
-        make_kind = _LAY_KINDS.get(type(step))
-        kind = None if make_kind is None else make_kind(gm, step, entity)
-        if kind is None or kind.why_not is not None:
-            continue
-        reach = graph_for(gm.map).reach(kind.corp)
-        token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
+    for kind, reach, token_hexes in _open_lay_kinds(gm, entity):
         names = gm.map.available_names()
         order = {n: i for i, n in enumerate(names)}
         for hex_id in _lay_hexes_to_ask(gm, kind, reach, token_hexes):
@@ -747,19 +734,6 @@ def _lay_hexes_to_ask(gm: G1822CA, kind: _LayKind, reach: Any,
     if kind.only_hex is not None:
         hexes = [h for h in hexes if h == kind.only_hex] or [kind.only_hex]
     return hexes
-
-
-def _lay_hexes_of(gm: G1822CA, kind: _LayKind) -> set[str]:
-    """`lay_hexes` for one lay: `_lays_of`'s hexes where some tile fits."""
-    from desk18xx.engine.map.graph import graph_for
-
-    reach = graph_for(gm.map).reach(kind.corp)
-    token_hexes = {str(h) for h, _c in gm.map.tokens_of(kind.corp)}
-    hexes = sorted({str(h) for h in reach.edges} | token_hexes)
-    if kind.only_hex is not None:
-        hexes = [h for h in hexes if h == kind.only_hex] or [kind.only_hex]
-    return {h for h in hexes
-            if _hex_lay(gm, kind, h, reach.connected_edges(h), token_hexes, first=True).tiles}
 
 
 def _focus_parts(focus: str) -> tuple[str, str | None, int | None]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from desk18xx.engine.actions import (
@@ -686,41 +686,32 @@ def _lays(gm: G1867, step: Step, corp: str, focus: str | None = None) -> list[Of
     return out
 
 
+def _open_tracks(gm: G1867, entity: str) -> Iterator[tuple[Track, dict[str, set[int]]]]:
+    """Each track step open to ``entity`` now with a lay left, and the edges its
+    network reaches."""
+    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
+        if not isinstance(step, Track) or entity != step.current_entity(gm) \
+                or step.tile_lay() is None or gm.board is None:
+            continue
+        yield step, step.connected_edges(gm, entity)
+
+
 def lay_hexes(gm: G1867, entity: str) -> frozenset[str]:
     """The hexes on which ``entity`` may lay some tile now: the hexes of `_lays`'s
     offers that list a tile, asked with an early exit: each hex stops at the first
     tile `lay_offer` lets on it (its ``first``: the same checks) instead of
     every tile's rotations and refusals (the map's outlines; issue 18)."""
     out: set[str] = set()
-    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
-        if not isinstance(step, Track) or entity != step.current_entity(gm) \
-                or step.tile_lay() is None or gm.board is None:
-            continue
-        edges = step.connected_edges(gm, entity)
+    for step, edges in _open_tracks(gm, entity):
         out.update(h for h in sorted(edges) if step.hex_problem(gm, h) is None
                    and lay_offer(gm, step, entity, h, edges, first=True).tiles)
     return frozenset(out)
 
 
 def lay_tiles(gm: G1867, entity: str) -> frozenset[str]:
-    """The tiles ``entity`` may lay on some hex now: those `_lays`'s offers list,
-    asked with an early exit: a tile found on one hex is not asked again, and no
-    refusal is worded (the tile tray; issue 18)."""
-    found: set[str] = set()
-    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
-        if not isinstance(step, Track) or entity != step.current_entity(gm) \
-                or step.tile_lay() is None or gm.board is None:
-            continue
-        edges = step.connected_edges(gm, entity)
-        for hex_id in sorted(edges):
-            if step.hex_problem(gm, hex_id) is not None:
-                continue
-            while True:
-                offer = lay_offer(gm, step, entity, hex_id, edges, first=True, skip=found)
-                if not offer.tiles:
-                    break
-                found.add(offer.tiles[0][0])
-    return frozenset(found)
+    """The tiles ``entity`` may lay on some hex now: those `_lays`'s offers list (the
+    tile tray; issue 18), from `lay_choices`' one walk."""
+    return lay_choices(gm, entity)[1]
 
 
 def lay_choices(gm: G1867, entity: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -728,11 +719,8 @@ def lay_choices(gm: G1867, entity: str) -> tuple[frozenset[str], frozenset[str]]
     found already fit is asked about those tiles alone."""
     hexes: set[str] = set()
     found: set[str] = set()
-    for step, _type in _open_steps(gm, entity, (LayTile.type,)):
-        if not isinstance(step, Track) or entity != step.current_entity(gm) \
-                or step.tile_lay() is None or gm.board is None:
-            continue
-        edges = step.connected_edges(gm, entity)
+    for step, edges in _open_tracks(gm, entity):
+        assert gm.board is not None
         names = list(gm.board.manifest)
         for hex_id in sorted(edges):
             if step.hex_problem(gm, hex_id) is not None:
