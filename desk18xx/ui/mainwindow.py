@@ -328,7 +328,7 @@ class MainWindow(QMainWindow):
         fit.triggered.connect(self.map_view.fit)
         readable = QAction("&Readable size", self)
         readable.setShortcut(QKeySequence("Ctrl+1"))
-        readable.triggered.connect(self.map_view.default_view)
+        readable.triggered.connect(self.map_view.readable_view)
         self.follow_action = QAction("Follow the &operating company", self)
         self.follow_action.setCheckable(True)
         self.follow_action.setChecked(

@@ -1,6 +1,6 @@
 """The overview inset: the whole board in the map's corner with the part in view
-framed; a click or a drag there moves the map (issue 18: the whole board in sight at
-1280x800 while the map stays at a readable size)."""
+framed while the map is zoomed in (View > Readable size); a click or a drag there
+moves the map."""
 
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ def window(show_window) -> MainWindow:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1822CA", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=3))
     win: MainWindow = show_window(session, size=(1280, 800))
+    win.map_view.readable_view()  # View > Readable size: part of the board in view
     return win
 
 

@@ -40,22 +40,47 @@ def _centre(win: MainWindow) -> QPointF:
     return view.mapToScene(view.viewport().rect().center())
 
 
-def test_1822ca_opens_at_a_readable_size_and_fit_shows_it_all(qtbot, show_window) -> None:  # type: ignore[no-untyped-def]
+def _board_in_view(win: MainWindow) -> bool:
+    view = win.map_view
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    return shown.adjusted(-1, -1, 1, 1).contains(view.board_rect())
+
+
+@pytest.mark.parametrize("title", ["1822CA", "1867"])
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_the_default_layout_shows_the_whole_board(show_window, qtbot, title: str,  # type: ignore[no-untyped-def]
+                                                  size: tuple[int, int]) -> None:
+    """Issue 18: "the default layout fits 1280x800 with the whole board visible"."""
+    session = GameSession()
+    session.new_game(GameSetup(title, (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=3))
+    win = show_window(session, size=size)
+    assert win.height() == size[1]
+    view = win.map_view
+    assert _board_in_view(win)
+    bar = view.horizontalScrollBar()
+    assert not (bar.isVisible() and bar.maximum() > 0)  # nothing to scroll to
+    assert not view.overview.isVisible()  # no inset standing in for the board
+    win.resize(size[0] - 80, size[1] - 40)  # kept whole on a resize
+    qtbot.wait(10)
+    assert _board_in_view(win)
+
+
+def test_1822ca_readable_size_and_fit(qtbot, show_window) -> None:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.new_game(GameSetup("1822CA", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=3))
     win = show_window(session, size=(1280, 800))
-    assert _hex_pixels(win) >= READABLE_HEX - 0.01  # fitted it was about 9 px
-    view = win.map_view
-    shown = view.mapToScene(view.viewport().rect()).boundingRect()
-    assert not shown.contains(view.board_rect())
-    win.resize(1200, 760)  # the default view is kept on a resize
-    qtbot.wait(10)
-    assert _hex_pixels(win) == pytest.approx(READABLE_HEX)
+    assert _board_in_view(win) and _hex_pixels(win) < READABLE_HEX / 2  # about 9 px
     shortcuts = {a.shortcut().toString(QKeySequence.SequenceFormat.PortableText): a
                  for a in win.findChildren(type(win.undo_action))}
+    shortcuts["Ctrl+1"].trigger()  # the readable size: part of the board
+    view = win.map_view
+    assert _hex_pixels(win) == pytest.approx(READABLE_HEX)
+    assert not _board_in_view(win)
+    win.resize(1200, 760)  # the readable view is kept on a resize
+    qtbot.wait(10)
+    assert _hex_pixels(win) == pytest.approx(READABLE_HEX)
     shortcuts["Ctrl+0"].trigger()  # fit: the whole board, however small
-    shown = view.mapToScene(view.viewport().rect()).boundingRect()
-    assert shown.adjusted(-1, -1, 1, 1).contains(view.board_rect())
+    assert _board_in_view(win)
     assert _hex_pixels(win) < READABLE_HEX / 2
     before = view.zoom()
     shortcuts["Ctrl++"].trigger()
@@ -72,7 +97,7 @@ def test_a_small_board_in_a_big_window_is_fitted_whole(show_window) -> None:  # 
     session.new_game(GameSetup("1867", (("1", "Ann"), ("2", "Bob"), ("3", "Cy")), seed=3))
     win = show_window(session, size=(1280, 800))
     win.resize(3000, 2400)
-    win.map_view.default_view()
+    win.map_view.readable_view()
     view = win.map_view
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     assert shown.adjusted(-1, -1, 1, 1).contains(view.board_rect())
@@ -96,7 +121,8 @@ def test_the_map_follows_a_new_operating_company_only(show_window) -> None:  # t
     win = show_window(session, size=(1280, 800))
     assert win._info is not None and win._info.entity == "CPR"  # noqa: SLF001
     assert win.follow_action.isChecked()
-    assert _in_sight(win, "AF12")  # CPR's home, Montréal
+    assert _in_sight(win, "AF12")  # CPR's home, Montréal (the whole board is in view)
+    win.map_view.readable_view()  # View > Readable size: from there the view follows
     win.map_view.pan_by(-900, 300)  # the player looks elsewhere
     assert not _in_sight(win, "AF12")
     zoom = win.map_view.zoom()
@@ -117,6 +143,7 @@ def test_following_can_be_turned_off(show_window) -> None:  # type: ignore[no-un
     win = show_window(session, size=(1280, 800))
     win.follow_action.setChecked(False)
     assert QSettings.value(win.settings(), "map/follow") == "false"
+    win.map_view.readable_view()
     win.map_view.pan_by(-900, 300)
     where = _centre(win)
     _next_company(win, session, "CPR")
@@ -130,6 +157,7 @@ def test_another_game_follows_its_first_company_too(show_window, tmp_path: Path)
     win = show_window(session, size=(1280, 800))
     saved = tmp_path / "same.d18xx"
     session.save(saved)
+    win.map_view.readable_view()
     win.map_view.pan_by(-900, 300)
     assert not _in_sight(win, "AF12")
     session.load(saved)  # the same company to act, in another game: followed again

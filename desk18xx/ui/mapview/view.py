@@ -228,9 +228,16 @@ class MapView(QGraphicsView):
             self.scale(f, f)
 
     def default_view(self) -> None:
-        """The view a new board opens with: the whole playable area when its hexes are
-        readable at that size (1867), else the readable size centred on the board
-        (1822CA; the view then follows the operating company, :meth:`focus_on`)."""
+        """The view a new board opens with: the whole board (issue 18: the whole 1822CA
+        board in sight at 1280x800). Its hexes may then be small (1822CA at 1280x800:
+        about 9 px); the names stay at 9 pt in their labels (:mod:`desk18xx.ui.maplabels`)
+        and View > Readable size (:meth:`readable_view`) zooms in."""
+        self.fit()
+
+    def readable_view(self) -> None:
+        """The whole playable area when its hexes are readable at that size (1867 in a
+        big window), else the readable size centred on the board (View > Readable
+        size, Ctrl+1; the view then follows the operating company, :meth:`focus_on`)."""
         if self._scene is None:
             return
         rect = self.board_rect()
@@ -467,7 +474,7 @@ class MapView(QGraphicsView):
         if self._fitted and self._scene is not None:
             self.fit()
         elif self._readable and self._scene is not None:
-            self.default_view()
+            self.readable_view()
         self.overview.follow()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
