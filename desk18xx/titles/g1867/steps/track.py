@@ -231,9 +231,13 @@ class Track(Step):
         if all(len(t.exits) == widest for t in same):
             return widest  # every candidate has the same number of exits
         best = 0
-        for name, entry in board.manifest.items():
-            if entry.tile.color is not color or len(entry.tile.exits) <= best:
-                continue
+        # widest first: the first tile that fits is the answer
+        widest_first = sorted((n for n, e in board.manifest.items() if e.tile.color is color),
+                              key=lambda n: -len(board.manifest[n].tile.exits))
+        for name in widest_first:
+            entry = board.manifest[name]
+            if len(entry.tile.exits) <= best:
+                break
             copy = B.free_copy(board, name)
             if copy is None:
                 continue
