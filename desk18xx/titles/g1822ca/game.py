@@ -302,6 +302,12 @@ class G1822CA(Game):
         redeemed from the pool goes after those never sold."""
         return self.shares_in_arrival_order(cid, cid)
 
+    def counts_for_limit(self, cid: str) -> bool:
+        """Whether certificates of ``cid`` count against the certificate limit: not
+        while its price is in the yellow zone (RB 4.2.3, any company, minors too;
+        18xx ``counts_for_limit``)."""
+        return self.price(cid) >= 50
+
     def num_certs(self, pid: str) -> int:
         """Certificates counting against the limit (RB 4.3; yellow-zone shares exempt)."""
         n = 0
@@ -309,7 +315,7 @@ class G1822CA(Game):
         for cid in [s.corp for s in self.shares.values() if s.owner == pid]:
             skip = exempt.get(cid)
             if skip is None:
-                skip = exempt[cid] = self.price(cid) < 50  # RB 4.2.3: any company, minors too
+                skip = exempt[cid] = not self.counts_for_limit(cid)
             if not skip:
                 n += 1
         for cid, c in self.companies.items():

@@ -569,3 +569,25 @@ def test_a_pending_token_is_not_offered_in_a_city_the_major_is_in() -> None:
     with pytest.raises(IllegalAction, match="RB 5.8.3"):
         game.process(PlaceToken(entity="GT", entity_type="corporation",
                                 city=game.map.city_id("AC21", 1)))
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_two_shares_for_a_minor_past_the_limit_only_from_a_yellow_zone_major(
+        compat: bool) -> None:
+    """RB 5.17.3: a minor's owner at the certificate limit may take one share, not two,
+    "unless the major company is in the yellow zone of the stock market" (18xx.games
+    ``pay_choices``: ``!entity.counts_for_limit``).  Differential 1822CA-ERS seed
+    37059: ICR at $5 could pay minor 17's owner two shares; we had skipped the step."""
+    from desk18xx.titles.g1822ca.steps.acquisition import MinorAcquisition
+
+    game = _game(compat)
+    _float(game, "GT", 40)
+    _float(game, "12", 40)
+    game.shares["GT_0"].owner = "101"
+    game.shares["12_0"].owner = "100"
+    game.cert_limit = game.num_certs("100")  # the minor's owner is at the limit
+    step = MinorAcquisition.__new__(MinorAcquisition)
+    assert "two_shares" in step.pay_choices(game, "GT", "12")  # GT in the yellow zone
+    game.move_price("GT", "up", 2)
+    assert game.counts_for_limit("GT")
+    assert "two_shares" not in step.pay_choices(game, "GT", "12")

@@ -177,7 +177,9 @@ class MinorAcquisition(OrStep):
         for n, name in ((1, "one_share"), (2, "two_shares")):
             if ipo < n:
                 continue
-            if n == 2 and gm.num_certs(owner) >= gm.cert_limit:
+            # RB 5.17.3: two shares would put a player at the limit over it, "unless
+            # the major company is in the yellow zone of the stock market"
+            if n == 2 and gm.counts_for_limit(corp) and gm.num_certs(owner) >= gm.cert_limit:
                 continue
             diff = value - gm.price(corp) * n
             if (diff < 0 and -diff <= gm.cash[owner]) or diff == 0 or (
