@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QVBoxLa
 from desk18xx.engine.actions import LayTile, PlaceToken, RunRoutes
 from desk18xx.engine.game import Game
 from desk18xx.ui.actionpanel import ActionPanel
+from desk18xx.ui.mapview.layguess import LayGuesses
 from desk18xx.ui.mapview.overlays import (
     ROUTE_COLORS,
     city_slot_centres,
@@ -31,7 +32,6 @@ from desk18xx.ui.models.routes import (
     TrainRoute,
     can_build,
     earnings,
-    estimate,
     find_chain,
     is_stop,
     mail_subsidy,
@@ -85,6 +85,8 @@ class MapController(QObject):
                               tuple[frozenset[str], frozenset[str]]] = {}
         self._held: tuple[Proposal, int] | None = None
         """Routes found while another board was shown, with the log length then."""
+        self.guesses = LayGuesses(session, self)
+        """The lay question of the positions one click away, asked in the pause."""
         # before the main window's own state_changed slot: a change drops a stale search first
         self.search = RouteSearch(session, self)
         self._auto_for: tuple[str, int] | None = None
@@ -166,8 +168,11 @@ class MapController(QObject):
             # and the live line's last action (what it set off included)
             live = self._session.actions()
             key = (self._session.tree.current, entity, len(live), live[-1] if live else None)
+            known = self._lay_known.pop(key, None)
+            if known is None:  # reached by the choice guessed in the pause before
+                known = self.guesses.answer(entity)
             self._track = TrackOptions(game, entity, info.details if info else None,
-                                       known=self._lay_known.pop(key, None))
+                                       known=known)
             self._view.set_highlights(self._track.hexes())
             self._panel.tray.set_tiles(self._track.tray(None))
             self._lay_known[key] = self._track.choices()
@@ -175,6 +180,7 @@ class MapController(QObject):
                 del self._lay_known[next(iter(self._lay_known))]
         else:
             self._view.set_highlights(())
+        self.guesses.plan(info)  # the next position's lay question, in the player's pause
         self._panel.tray_box.setVisible(lay)
         self._panel.lay_buttons.setVisible(False)
         self._show_token_slots(game, info)
@@ -499,12 +505,10 @@ class MapController(QObject):
         exact, problem = price(game, self._info.entity, self._routes)
         built = iter(exact or [])
         for r in self._routes:
-            if exact is not None and r.built:
-                rev = next(built, 0)
-                note = f"  ${rev}"
-            else:
-                rev = estimate(game, r) if len(r.stops) >= 2 else 0
-                note = f"  ≈ ${rev}" if rev else ""
+            # the engine prices the run once it is legal; until then no number (the
+            # line below says what the engine objects to)
+            rev = next(built, 0) if exact is not None and r.built else 0
+            note = f"  ${rev}" if exact is not None and r.built else ""
             lines.append(f"{r.name}: {' → '.join(r.stops) or '(click stops)'}{note}")
             pts = self._route_points(game, r, size)
             stops = [self._stop_point(game, r, i, size) for i in range(len(r.stops))]

@@ -1,26 +1,24 @@
-"""Route building for the map: find the track between two clicked stops.
+"""Route building for the map: the clicked stops of each train and what the engine
+says of them.
 
 A route in an action is a list of hex chains between consecutive stops
-(18xx.games ``connections``).  The player clicks stops; this module finds a
-chain of hexes joining each pair over the engine's track and estimates the
-revenue from the stops' printed values.  The engine validates the run and
-computes the real revenue when it is submitted.
+(18xx.games ``connections``).  The player clicks stops; the engine finds the chain
+of hexes joining each pair (`desk18xx.engine.map.stops`), prices the routes and
+says why a run is not legal (`desk18xx.engine.optimizer.engine_revenues`).  No
+rule is decided here.
 """
 
 from __future__ import annotations
 
 import time
 import weakref
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from desk18xx.engine.actions import Route
 from desk18xx.engine.game import Game
-from desk18xx.engine.map.hexgrid import opposite
-from desk18xx.engine.map.tiles import NODE, geometry
-from desk18xx.engine.tiledef import Color, NodeKind, TileDef
+from desk18xx.engine.map import stops
+from desk18xx.engine.tiledef import TileDef
 
 
 @dataclass
@@ -51,150 +49,30 @@ class TrainRoute:
 LOCAL = "local"
 
 
-@dataclass(frozen=True, slots=True)
-class TileShape:
-    """What the route builder reads of a tile at a rotation."""
-
-    exits: frozenset[int]
-    node_edges: tuple[frozenset[int], ...]
-    """Per node, the edges joined to it."""
-    edge_edges: dict[int, frozenset[int]]
-    """Edge -> the edges joined to it by plain track."""
-
-
-def _placed(game: Game, hex_id: str) -> tuple[TileDef, int, TileShape] | None:
-    """The tile on ``hex_id``, its rotation and track shape."""
-    board = game.board
-    if board is None or hex_id not in board:
-        return None
-    st = board.hex(hex_id)
-    return st.tile, st.rotation, _shape(st.tile, st.rotation)
-
-
-@lru_cache(maxsize=2048)
-def _shape(tile: TileDef, rotation: int) -> TileShape:
-    geo = geometry(tile, rotation)
-    joined: dict[int, set[int]] = {}
-    for a, b in geo.ends:
-        if a < NODE and b < NODE:
-            joined.setdefault(a, set()).add(b)
-            joined.setdefault(b, set()).add(a)
-    return TileShape(geo.exits, geo.node_edges,
-                     {k: frozenset(v) for k, v in joined.items()})
-
-
-def _enter(game: Game, hex_id: str, edge: int) -> tuple[str, int] | None:
-    """The (hex, edge) entered by leaving ``hex_id`` across ``edge``, if track joins."""
-    board = game.board
-    if board is None:
-        return None
-    other = board.neighbour(hex_id, edge)
-    found = None if other is None else _placed(game, other)
-    back = opposite(edge)
-    if other is None or found is None or back not in found[2].exits:
-        return None
-    return other, back
-
-
-def _stop_edges(game: Game, hex_id: str) -> set[int]:
-    """Edges joined to a stop (city, town, off-board) on ``hex_id``."""
-    found = _placed(game, hex_id)
-    if found is None:
-        return set()
-    tile, _rotation, sh = found
-    out: set[int] = set()
-    for i, n in enumerate(tile.nodes):
-        if n.kind is not NodeKind.JUNCTION:
-            out |= set(sh.node_edges[i])
-    return out
-
-
 def can_build(game: Game) -> bool:
     """True when routes can be built by clicking (a board the helpers here can walk)."""
     return game.board is not None
 
 
 def is_stop(game: Game, hex_id: str) -> bool:
-    """True when ``hex_id`` holds a city, town or off-board."""
-    found = _placed(game, hex_id)
-    return found is not None and any(n.kind is not NodeKind.JUNCTION
-                                     for n in found[0].nodes)
-
-
-def _through(found: tuple[TileDef, int, TileShape], entry: int) -> set[int]:
-    """Edges a train entering across ``entry`` may leave by without stopping: plain
-    track, or track meeting at a junction (1822CA tile 83)."""
-    tile, _rotation, sh = found
-    out = set(sh.edge_edges.get(entry, ()))
-    for i, n in enumerate(tile.nodes):
-        if n.kind is NodeKind.JUNCTION and entry in sh.node_edges[i]:
-            out |= sh.node_edges[i] - {entry}
-    return out
+    """True when ``hex_id`` holds a city, town or off-board (`desk18xx.engine.map.stops`)."""
+    board = game.board
+    return board is not None and stops.is_stop(board, hex_id)
 
 
 def find_chain(game: Game, a: str, b: str,
                used: set[tuple[str, int]] | None = None) -> tuple[str, ...] | None:
-    """Hexes from stop ``a`` to stop ``b`` along track, or None (breadth first)."""
-    used = used or set()
-    start_edges = _stop_edges(game, a)
-    target_edges = _stop_edges(game, b)
-    queue: deque[tuple[str, int, tuple[str, ...]]] = deque()
-    for e in sorted(start_edges):
-        if (a, e) in used:
-            continue
-        nxt = _enter(game, a, e)
-        if nxt is not None:
-            queue.append((nxt[0], nxt[1], (a, nxt[0])))
-    seen: set[tuple[str, int]] = set()
-    while queue:
-        hex_id, entry, path = queue.popleft()
-        if (hex_id, entry) in seen or len(path) > 40:
-            continue
-        seen.add((hex_id, entry))
-        if hex_id == b and entry in target_edges:
-            return path
-        found = _placed(game, hex_id)
-        if found is None:
-            continue
-        for out in sorted(_through(found, entry)):
-            nxt = _enter(game, hex_id, out)
-            if nxt is not None and nxt[0] not in path:
-                queue.append((nxt[0], nxt[1], (*path, nxt[0])))
-    return None
+    """Hexes from stop ``a`` to stop ``b`` along track, or None
+    (`desk18xx.engine.map.stops.find_chain`)."""
+    board = game.board
+    return None if board is None else stops.find_chain(board, a, b, used or ())
 
 
 def stop_node(game: Game, hex_id: str, toward: str | None) -> tuple[TileDef, int, int] | None:
-    """(tile, rotation, node) of the stop on ``hex_id`` joined toward the neighbour
-    ``toward`` (any stop when None), for drawing the route through it."""
-    from desk18xx.engine.map.hexgrid import edge_between, parse_hex
-
-    found = _placed(game, hex_id)
-    if found is None:
-        return None
-    tile, rotation, sh = found
-    edge = None if toward is None else edge_between(parse_hex(hex_id), parse_hex(toward))
-    for i, n in enumerate(tile.nodes):
-        if n.kind is NodeKind.JUNCTION:
-            continue
-        if edge is None or edge in sh.node_edges[i]:
-            return tile, rotation, i
-    return None
-
-
-def stop_revenue(game: Game, hex_id: str) -> int:
-    """Printed value of the best stop on ``hex_id`` in the current phase."""
-    found = _placed(game, hex_id)
-    if found is None:
-        return 0
-    colors = [Color(c) for c in game.view().phase_tiles()]
-    values = [n.revenue.value(colors) for n in found[0].nodes
-              if n.kind is not NodeKind.JUNCTION]
-    return max(values, default=0)
-
-
-def estimate(game: Game, route: TrainRoute) -> int:
-    """Sum of the stops' values (the engine's count may differ: towns, bonuses)."""
-    return sum(stop_revenue(game, h) for h in route.stops[: max(route.distance, 0) or None])
+    """(tile, rotation, node) of the stop on ``hex_id`` joined toward ``toward``, for
+    drawing the route through it (`desk18xx.engine.map.stops.stop_node`)."""
+    board = game.board
+    return None if board is None else stops.stop_node(board, hex_id, toward)
 
 
 def price(game: Game, corp: str, routes: list[TrainRoute]) -> tuple[list[int] | None, str]:
