@@ -24,7 +24,9 @@ Prints one line per measure:
   what ``run_app`` gives it (autosave, :class:`~desk18xx.ui.idlegc.IdleCollector`)
   and runs its event loop untimed for :data:`PAUSE` before each action, as
   during a player's pause (the idle-time work: tray pictures, autosave,
-  garbage, study digests);
+  garbage, study digests, the lay question of the positions one click away:
+  :mod:`desk18xx.ui.mapview.layguess`; the lay positions outlined from such a
+  guess are counted and printed);
 * undo: :data:`UNDOS` undos in a row from there, each after a pause.
 
 Every figure is given on three clocks: wall, the process's CPU (every thread: the
@@ -132,7 +134,8 @@ IDLE_WORK = (("desk18xx.ui.files", "FileActions", "autosave"),
              ("desk18xx.ui.idlegc", "IdleCollector", "settle"),
              ("desk18xx.ui.studysession", "StudySession", "digest_current"),
              ("desk18xx.ui.docks.company_sheet", "CompanySheet", "_read_one"),
-             ("desk18xx.ui.session", "GameSession", "idle_snapshot"))
+             ("desk18xx.ui.session", "GameSession", "idle_snapshot"),
+             ("desk18xx.ui.mapview.layguess", "LayGuesses", "guess"))
 
 
 #: The clocks an action is timed by: wall, the process's CPU (every thread, the
@@ -300,6 +303,7 @@ def measure_window(path: Path, quiet: bool = False) -> dict[str, Any]:
         prof = cProfile.Profile()
     marks: list[list[tuple[float, float, float, float]]] = [[] for _ in clocks]
     idle_inside: list[list[float]] = [[] for _ in clocks]  # idle work that came due meanwhile
+    lays = 0  # positions where the window outlines lay hexes
     for action in todo:
         _pause(app, PAUSE)  # what the window does in the player's pause, untimed
         idle_before = list(idle_spent)
@@ -314,6 +318,8 @@ def measure_window(path: Path, quiet: bool = False) -> dict[str, Any]:
             prof.disable()
         if not ok:
             break
+        if window.controller.track is not None:
+            lays += 1
         for k in range(len(clocks)):
             marks[k].append((start[k], applied[-1][k], handled[k], end[k]))
             idle_inside[k].append(idle_spent[k] - idle_before[k])
@@ -347,9 +353,10 @@ def measure_window(path: Path, quiet: bool = False) -> dict[str, Any]:
         if os.environ.get("PROFILE_OUT"):
             uprof.dump_stats(os.environ["PROFILE_OUT"])
         pstats.Stats(uprof).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(60)
+    guesses = getattr(window.controller, "guesses", None)  # none in an older tree
     window.close()
     result = {"marks": marks, "idle": idle_inside, "undo": undos, "name": path.name,
-              "late": late}
+              "late": late, "lays": lays, "guessed": guesses.used if guesses else 0}
     if not quiet:
         print_window(result)
     return result
@@ -373,6 +380,10 @@ def print_window(result: dict[str, Any]) -> None:
                       f"{', '.join(c for _, c, _ in IDLE_WORK)} outlasted by a slow "
                       f"action); without it: median {_ms(statistics.median(without))}, "
                       f"p95 {_ms(_percentile(without, 0.95))}")
+    if marks[0]:
+        print(f"  lay positions: {result['lays']}, of which {result['guessed']} outlined from "
+              "the lay question asked in the pause before (LayGuesses: the action was a "
+              "one-click choice tried then)")
     for k, label in enumerate(CLOCK_NAMES):
         undo = result["undo"][k]
         print(f"undo one action ({len(undo)} in a row, {label}): median "
@@ -422,6 +433,8 @@ def paired(old: Path, export: Path) -> int:
             undo = [u for r in runs[label] for u in r["undo"][k]]
             print(f"  action ({name}, {len(totals)} actions): {_summary(totals)}; "
                   f"undo {_summary(undo)}")
+        print(f"  lay positions {sum(r.get('lays', 0) for r in runs[label])}, outlined from "
+              f"a guess of the pause {sum(r.get('guessed', 0) for r in runs[label])}")
     return 0
 
 
