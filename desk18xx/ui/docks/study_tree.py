@@ -39,6 +39,7 @@ from desk18xx.engine.actions import action_from_dict
 from desk18xx.engine.describe import describe_in
 from desk18xx.engine.game import Game
 from desk18xx.engine.variations import Mark, Node, TreeError, TreeListener, VariationTree
+from desk18xx.ui.insight import in_sight
 from desk18xx.ui.studysession import StudySession
 
 NODE_ROLE = Qt.ItemDataRole.UserRole
@@ -137,7 +138,10 @@ class StudyTreeDock(QDockWidget):
         self.tree_widget.currentItemChanged.connect(self._clicked)
         self._add_actions()
         study.tree_changed.connect(self._tree_changed)
-        study.current_changed.connect(self._select)
+        self._pending: int | None = None
+        """The node to select once the dock comes into sight (it moved meanwhile)."""
+        study.current_changed.connect(self._current_changed)
+        self.visibilityChanged.connect(self._came_into_sight)
         self._follow(study.tree)
         self.rebuild()
 
@@ -155,6 +159,7 @@ class StudyTreeDock(QDockWidget):
         else the selected one."""
         if self.menu_node is not None and self.menu_node in self.study.tree:
             return self.menu_node
+        self._flush()
         item = self.tree_widget.currentItem()
         return None if item is None else self.node_of(item)
 
@@ -345,6 +350,26 @@ class StudyTreeDock(QDockWidget):
         return game
 
     # -- syncing ------------------------------------------------------------------------
+    def _current_changed(self, node_id: int) -> None:
+        """The position moved: select its node now, or (the dock behind another tab or
+        closed, in a shown window) when the dock comes into sight: a move does not
+        wait for a tree nobody sees (issue 18, speed)."""
+        if self.window().isVisible() and not in_sight(self):
+            self._pending = node_id
+            return
+        self._pending = None
+        self._select(node_id)
+
+    def _came_into_sight(self, visible: bool) -> None:
+        if visible:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Select the node the position moved to while the dock was out of sight."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self._select(pending)
+
     def _select(self, node_id: int) -> None:
         item = self._items.get(node_id)
         if item is None:
