@@ -46,6 +46,9 @@ class NameLabel(QGraphicsItem):
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(LABEL_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks reach the hex
+        self.anchor = QPointF()
+        """The scene point the label is centred on, unless that would put part of it
+        beyond the board's edge (then it is moved in: :meth:`MapLabels._follow_zoom`)."""
         metrics = QFontMetricsF(_font())
         lines = text.split("\n")
         width = max(metrics.horizontalAdvance(line) for line in lines) + 6
@@ -131,7 +134,8 @@ class MapLabels(QObject):
             if scene is None:
                 return
             scene.addItem(label)
-        label.setPos(item.mapToScene(QPointF(*lay.name.center)))
+        label.anchor = item.mapToScene(QPointF(*lay.name.center))
+        label.setPos(label.anchor)
         self._labels[hex_id] = label
 
     def _follow_zoom(self) -> None:
@@ -139,8 +143,12 @@ class MapLabels(QObject):
         if abs(zoom - self._zoom) < 1e-9:
             return
         self._zoom = zoom
+        scene = self._view.map_scene
+        edges = QRectF() if scene is None else scene.sceneRect()
         taken: list[QRectF] = []  # on screen; a label over another one stays hidden
-        for label in sorted(self._labels.values(), key=lambda lb: (lb.pos().y(), lb.pos().x())):
+        for label in sorted(self._labels.values(),
+                            key=lambda lb: (lb.anchor.y(), lb.anchor.x())):
+            self._keep_inside(label, edges, zoom)
             show = self.screen_px(label) < LABEL_PX
             if show:
                 centre = self._view.mapFromScene(label.pos())
@@ -149,6 +157,22 @@ class MapLabels(QObject):
                 if show:
                     taken.append(rect)
             label.setVisible(show)
+
+    @staticmethod
+    def _keep_inside(label: NameLabel, edges: QRectF, zoom: float) -> None:
+        """Centre ``label`` on its anchor, moved in as far as needed for the whole label
+        to be inside ``edges`` (the board's scene rectangle; "Prince Rupert" on the
+        1822CA board's west edge is not cut to "rince Rupert" with the whole board in
+        view)."""
+        if edges.isEmpty() or zoom <= 0:
+            label.setPos(label.anchor)
+            return
+        half_w = label.boundingRect().width() / 2 / zoom  # the label's size in scene units
+        half_h = label.boundingRect().height() / 2 / zoom
+        x, y = label.anchor.x(), label.anchor.y()
+        x = min(max(x, edges.left() + half_w), edges.right() - half_w)
+        y = min(max(y, edges.top() + half_h), edges.bottom() - half_h)
+        label.setPos(QPointF(x, y))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.Paint and self._labels:

@@ -62,3 +62,21 @@ def test_zoomed_in_the_map_s_own_names_take_over(show_window, qtbot) -> None:  #
     win.map_view.zoom_step(-12)
     win.map_view.viewport().repaint()
     assert any(lb.isVisible() for lb in labels)
+
+
+@pytest.mark.parametrize("title", ["1867", "1822CA"])
+def test_with_the_whole_board_in_view_no_name_is_cut(show_window, qtbot, title: str) -> None:  # type: ignore[no-untyped-def]
+    """At 1280x800 the default view shows the whole board: a name on its edge ("Prince
+    Rupert", Halifax in 1822CA) is moved in, never cut by the map's edge."""
+    win = _window(show_window, title)
+    qtbot.wait(20)
+    view = win.map_view
+    port = QRectF(view.viewport().rect())
+    shown = _shown(win)
+    assert len(shown) >= 10
+    for rect in shown:
+        assert port.contains(rect), rect
+    # a label stays close to its place: within its own width of the name's spot
+    for label in win.map_labels.labels().values():
+        moved = view.mapFromScene(label.pos()) - view.mapFromScene(label.anchor)
+        assert abs(moved.x()) <= label.boundingRect().width() / 2 + 1
