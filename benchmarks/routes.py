@@ -9,7 +9,10 @@ the machine is shared) and wall clock.  ``--stress`` adds every route decision o
 the stress corpus (``benchmarks/stress_routes.py``, replayed from its cache or
 played first).  Prints one JSON line per fixture or stress game, one per title
 (``p50``/``p90``/``p99``/``max`` CPU seconds, ``wall_*`` the same in wall
-clock), and one for all; ``--slowest K`` lists the K slowest positions.
+clock), and one for all; ``--slowest K`` lists the K slowest positions.  Each
+stress game's line says how many positions it replayed of how many its cache
+holds; a cached game that stops short (the rules changed since it was played)
+is named on stderr and the exit status is 2 (``--allow-stale``: 0).
 Targets per title: max <= 0.5 s, p99 <= 0.1 s, p90 <= 20 ms.  A declared route
 the engine rejects is counted under ``rejected`` (the position is still timed).
 """
@@ -110,10 +113,16 @@ def main() -> None:
                         help="stress corpus cache (default: stress_routes.DEFAULT_CACHE)")
     parser.add_argument("--titles", nargs="*", default=None, help="stress titles")
     parser.add_argument("--slowest", type=int, default=0)
+    parser.add_argument("--allow-stale", action="store_true",
+                        help="exit 0 even when cached stress games stop short of their end")
     args = parser.parse_args()
     per_title: dict[str, list[Sample]] = {}
     everything: list[Sample] = []
     rejected_all = 0
+    expected_per_title: dict[str, int] = {}
+    """Stress positions the cache holds per title (a stale cache replays fewer)."""
+    replayed_per_title: dict[str, int] = {}
+    short: list[str] = []
     files = [] if args.no_fixtures else (args.files or sorted(FIXTURES.glob("*/*.json")))
     for path in files:
         stopped: list[str] = []
@@ -142,22 +151,46 @@ def main() -> None:
         titles = tuple(args.titles) if args.titles else stress_routes.TITLES
         for title_id, seed in stress_routes.corpus(titles):
             samples = []
-            for pos in stress_routes.positions([(title_id, seed)], cache):
+            actions = stress_routes.cached(title_id, seed, cache)
+            expected = stress_routes.expected_runs(actions)
+            expected_per_title[title_id] = expected_per_title.get(title_id, 0) + expected
+            before = len(per_title.get(title_id, []))
+            for pos in stress_routes.replay(title_id, seed, actions):
                 cpu, wall = time_call(pos.game, pos.corp, args.repeat)
                 samples.append((cpu, wall, f"stress {title_id} seed {seed} #{pos.index} "
                                            f"{pos.corp}"))
-            extra = {"stopped": stress_routes.STOPPED[-1]} if stress_routes.STOPPED and \
-                stress_routes.STOPPED[-1].startswith(f"{title_id} seed {seed} ") else {}
+            extra = {"positions": len(samples), "expected": expected}
+            if stress_routes.STOPPED and \
+                    stress_routes.STOPPED[-1].startswith(f"{title_id} seed {seed} "):
+                extra["stopped"] = stress_routes.STOPPED[-1]
+            if len(samples) < expected:
+                short.append(f"stress {title_id} seed {seed}: {len(samples)} of {expected} "
+                             f"positions ({extra.get('stopped', 'replay ended early')})")
             print(json.dumps(summary(f"stress {title_id} seed {seed}", samples, **extra)),
                   flush=True)
             per_title.setdefault(title_id, []).extend(samples)
+            replayed_per_title[title_id] = replayed_per_title.get(title_id, 0) + \
+                len(per_title[title_id]) - before
             everything += samples
     for title_id in sorted(per_title):
-        print(json.dumps(summary(f"title {title_id}", per_title[title_id])), flush=True)
+        extra = {}
+        if title_id in expected_per_title:
+            extra["stress_positions"] = replayed_per_title.get(title_id, 0)
+            extra["stress_expected"] = expected_per_title[title_id]
+        print(json.dumps(summary(f"title {title_id}", per_title[title_id], **extra)), flush=True)
     print(json.dumps(summary("all", everything, rejected=rejected_all)), flush=True)
     if args.slowest:
         for cpu, wall, where in sorted(everything, reverse=True)[:args.slowest]:
             print(json.dumps({"slow": where, "cpu": round(cpu, 4), "wall": round(wall, 4)}))
+    if short:
+        # a stale cache (the rules changed since it was played) times a truncated corpus
+        for line in short:
+            print(f"STALE CACHE: {line}", file=sys.stderr)
+        print("STALE CACHE: the figures above are for a truncated corpus; bump "
+              "stress_routes.VERSION (or delete the cache) to play the games again, or "
+              "pass --allow-stale", file=sys.stderr)
+        if not args.allow_stale:
+            sys.exit(2)
 
 
 if __name__ == "__main__":
