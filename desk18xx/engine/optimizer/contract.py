@@ -53,24 +53,48 @@ def _group_bits(problem: Problem) -> list[int]:
     return out
 
 
-def _dominated(labels: list[tuple[int, int, int]], h: int, t: int, g: int) -> bool:
-    for lh, lt, lg in labels:
-        if not (lh & ~h) and not (lt & ~t) and not (lg & ~g):
+def _widths(problem: Problem) -> tuple[int, int]:
+    """Bit widths of the hex and track parts of a packed resource int (:func:`_packed`)."""
+    hb = max((s.hex_bit.bit_length() for s in problem.stops), default=0)
+    hb = max([hb, *(sg.passed.bit_length() for sg in problem.segments)])
+    return hb, problem.n_track
+
+
+def _dominated(labels: list[int], res: int) -> bool:
+    """Some label uses a subset of ``res`` (resources packed in one int)."""
+    missing = ~res
+    for lab in labels:
+        if not lab & missing:
             return True
     return False
 
 
 def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[Link]:
-    """Subset-minimal links between the ``nodes`` (tokened cities), ``a < b`` each once."""
+    """Subset-minimal links between the ``nodes`` (tokened cities), ``a < b`` each once.
+
+    Resources (hexes, track, groups and, for links, the two terminal flags) are
+    packed into one int each, so that "uses a subset" is one test.  A partial way
+    from ``a`` is dropped when, for every city it could still end at (``b > a``,
+    its hex not yet used), a kept link from ``a`` to ``b``, not terminal at ``b``,
+    uses a subset of what the way uses already (every link the way could become
+    would be beaten by it); from the last city nothing is walked.
+    """
     stops, segs, adj = problem.stops, problem.segments, problem.adjacency
     is_node = [False] * len(stops)
     for x in nodes:
         is_node[x] = True
     gbits = _group_bits(problem)
-    found: dict[tuple[int, int], list[Link]] = {}
+    hb, tb = _widths(problem)
+    g_shift = hb + tb
+    found: dict[tuple[int, int], tuple[list[int], list[Link]]] = {}
     steps = 0
     for a in nodes:
-        labels: dict[tuple[int, bool], list[tuple[int, int, int]]] = {}
+        targets = [b for b in nodes if b > a]
+        if not targets:
+            continue
+        target_hex = [stops[b].hex_bit for b in targets]
+        kept_of = [found.setdefault((a, b), ([], []))[0] for b in targets]
+        labels: dict[tuple[int, bool], list[int]] = {}
         # breadth first, so that ways using fewer resources usually come first
         layer: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = [
             (a, 0, 0, 0, (a,), ())]
@@ -96,7 +120,7 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
                             lk = Link(a, o, (*path, o), (*used, si), hexes | sg.passed, t2,
                                       groups, segs[used[0] if used else si].terminal_at(a),
                                       sg.terminal_at(o))
-                            _keep(found.setdefault((a, o), []), lk)
+                            _keep(found.setdefault((a, o), ([], [])), lk, hb, tb)
                         continue
                     if not stops[o].passable or sg.terminal_at(o):
                         continue
@@ -107,30 +131,125 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
                     g2 = groups | g
                     first = segs[used[0] if used else si].terminal_at(a)
                     seen = labels.setdefault((o, first), [])
-                    if _dominated(seen, h2, t2, g2):
+                    res = h2 | t2 << hb | g2 << g_shift
+                    if _dominated(seen, res):
                         continue
-                    seen.append((h2, t2, g2))
+                    seen.append(res)
+                    # as a link (terminal flags below): beaten at every city it can reach?
+                    as_link = int(first) | res << 2
+                    for hx, kept in zip(target_hex, kept_of, strict=True):
+                        if not hx & h2 and not _dominated(kept, as_link):
+                            break
+                    else:
+                        continue
                     nxt.append((o, h2, t2, g2, (*path, o), (*used, si)))
             layer = nxt
     out: list[Link] = []
     for key in sorted(found):
-        out.extend(sorted(found[key], key=lambda lk: (lk.segments, lk.stops)))
+        out.extend(sorted(found[key][1], key=lambda lk: (lk.segments, lk.stops)))
     return out
 
 
-def _keep(kept: list[Link], lk: Link) -> None:
+def _packed(lk: Link, hb: int, tb: int) -> int:
+    """A link's resources in one int: the terminal flags (a link terminal at an end does
+    less than one that is not), then hexes, track and groups."""
+    return (int(lk.terminal_a) | int(lk.terminal_b) << 1 | lk.hexes << 2
+            | lk.track << (hb + 2) | lk.groups << (hb + tb + 2))
+
+
+def _keep(kept: tuple[list[int], list[Link]], lk: Link, hb: int, tb: int) -> None:
     """Add ``lk`` unless a kept link uses a subset of its resources; drop those it beats."""
-    if _dominated([(k.hexes, k.track, k.groups) for k in kept
-                   if (k.terminal_a <= lk.terminal_a and k.terminal_b <= lk.terminal_b)],
-                  lk.hexes, lk.track, lk.groups):
+    res = _packed(lk, hb, tb)
+    kept_res, kept_links = kept
+    if _dominated(kept_res, res):
         return
-    kept[:] = [k for k in kept
-               if not (not (lk.hexes & ~k.hexes) and not (lk.track & ~k.track)
-                       and not (lk.groups & ~k.groups)
-                       and lk.terminal_a <= k.terminal_a and lk.terminal_b <= k.terminal_b)]
-    kept.append(lk)
+    if any(not res & ~r for r in kept_res):
+        pairs = [(r, k) for r, k in zip(kept_res, kept_links, strict=True) if res & ~r]
+        kept_res[:] = [r for r, _k in pairs]
+        kept_links[:] = [k for _r, k in pairs]
+    kept_res.append(res)
+    kept_links.append(lk)
 
 
 def token_nodes(problem: Problem, live: list[bool]) -> list[int]:
     """The tokened cities a route can reach."""
     return [s.index for s in problem.stops if live[s.index] and s.tokened and s.kind == CITY]
+
+
+class LinkTables:
+    """The links per pair of tokened cities as bit sets, for a walk over them.
+
+    Per pair ``(a, b)`` (``a < b``), its links in order; for each resource bit (hexes,
+    track, groups packed in one int), the links of the pair that use it; per end, the
+    links terminal there.  A way that took link ``n`` may not go on over a link that
+    shares a resource with ``n`` or with its two ends (:meth:`clash`).
+    """
+
+    def __init__(self, problem: Problem, lks: list[Link]) -> None:
+        hb, tb = _widths(problem)
+        stops = problem.stops
+        self.links = lks
+        self.ids: dict[tuple[int, int], list[int]] = {}
+        """Per pair, its links' numbers in increasing order."""
+        for n, lk in enumerate(lks):
+            self.ids.setdefault((lk.a, lk.b), []).append(n)
+        self.full = {pair: (1 << len(ids)) - 1 for pair, ids in self.ids.items()}
+        self.around: dict[int, list[tuple[int, tuple[int, int]]]] = {}
+        """Per city, the cities it has links to (increasing) and the pair."""
+        for a, b in sorted(self.ids):
+            self.around.setdefault(a, []).append((b, (a, b)))
+            self.around.setdefault(b, []).append((a, (a, b)))
+        for x in self.around:
+            self.around[x].sort()
+        self.res = [lk.hexes | lk.track << hb | lk.groups << (hb + tb) for lk in lks]
+        self.ext = [r | stops[lk.a].hex_bit | stops[lk.b].hex_bit
+                    for r, lk in zip(self.res, lks, strict=True)]
+        """Per link: its resources and the hexes of its two ends."""
+        self.terminal: dict[tuple[int, tuple[int, int]], int] = {}
+        """(city, pair) -> the pair's links terminal at that city."""
+        self._users: dict[tuple[int, int], tuple[int, dict[int, int]]] = {}
+        self._clash: dict[tuple[int, tuple[int, int]], int] = {}
+        for pair, ids in self.ids.items():
+            ta = tb_ = 0
+            for pos, n in enumerate(ids):
+                if lks[n].terminal_a:
+                    ta |= 1 << pos
+                if lks[n].terminal_b:
+                    tb_ |= 1 << pos
+            self.terminal[(pair[0], pair)] = ta
+            self.terminal[(pair[1], pair)] = tb_
+
+    def _users_of(self, pair: tuple[int, int]) -> tuple[int, dict[int, int]]:
+        got = self._users.get(pair)
+        if got is None:
+            users: dict[int, int] = {}
+            union = 0
+            for pos, n in enumerate(self.ids[pair]):
+                e = self.res[n]
+                union |= e
+                bit = 1 << pos
+                while e:
+                    low = e & -e
+                    users[low] = users.get(low, 0) | bit
+                    e ^= low
+            got = self._users[pair] = (union, users)
+        return got
+
+    def blocked(self, used: int, pair: tuple[int, int]) -> int:
+        """The links of ``pair`` that use one of the resource bits ``used``."""
+        union, users = self._users_of(pair)
+        e = used & union
+        m = 0
+        while e:
+            low = e & -e
+            m |= users[low]
+            e ^= low
+        return m
+
+    def clash(self, n: int, pair: tuple[int, int]) -> int:
+        """The links of ``pair`` a way that took link ``n`` can no longer take."""
+        key = (n, pair)
+        got = self._clash.get(key)
+        if got is None:
+            got = self._clash[key] = self.blocked(self.ext[n], pair)
+        return got

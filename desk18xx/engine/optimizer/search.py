@@ -1000,16 +1000,12 @@ def _walk_tokens(
     every pattern; each is priced on its real stops.  Returns the number of
     routes priced.
     """
-    from desk18xx.engine.optimizer.contract import links, token_nodes
+    from desk18xx.engine.optimizer.contract import LinkTables, links, token_nodes
 
     stops = problem.stops
     span = problem.n_track
     nodes = token_nodes(problem, _reachable(problem))
     lks = links(problem, nodes, lambda: _poll(cancel))
-    at: dict[int, list[tuple[int, int]]] = {x: [] for x in nodes}
-    for n, lk in enumerate(lks):
-        at[lk.a].append((n, lk.b))
-        at[lk.b].append((n, lk.a))
     value = {x: max(scoring.bound_value(r.train, stops[x]) for r in reps) for x in nodes}
     total = sum(value.values())
     path_nodes: list[int] = []
@@ -1047,7 +1043,13 @@ def _walk_tokens(
                 return True
         return False
 
-    def walk(cur: int, hexes: int, track: int, groups: int, vsum: int, rest: int) -> None:
+    tables = LinkTables(problem, lks)
+    around, ids, full, terminal = tables.around, tables.ids, tables.full, tables.terminal
+    clash = tables.clash
+    start_blocked: dict[tuple[int, int], int] = {}
+    """Per pair, the links that pass the start's hex (set per start)."""
+
+    def walk(cur: int, hexes: int, track: int, vsum: int, rest: int) -> None:
         nonlocal polls
         polls += 1
         if polls & 1023 == 0:
@@ -1059,23 +1061,38 @@ def _walk_tokens(
             last = lks[path_links[-1]]
             if last.terminal_b if last.b == cur else last.terminal_a:
                 return
-        for n, o in at[cur]:
-            lk = lks[n]
-            if inner and (lk.terminal_a if lk.a == cur else lk.terminal_b):
+        # the links that share nothing with the way so far, as bit sets per pair
+        for o, pair in around.get(cur, ()):
+            if stops[o].hex_bit & hexes:
                 continue
-            if lk.track & track or lk.groups & groups or stops[o].hex_bit & hexes \
-                    or lk.hexes & hexes:
+            avail = full[pair]
+            if inner:
+                avail &= ~terminal[(cur, pair)]
+                for n in path_links:
+                    avail &= ~clash(n, pair)
+            else:
+                got = start_blocked.get(pair)
+                if got is None:
+                    got = start_blocked[pair] = tables.blocked(hexes, pair)
+                avail &= ~got
+            if not avail:
                 continue
             v2 = vsum + value[o]
             r2 = rest - value[o]
-            if not hopeful(v2, r2):
-                continue
-            path_nodes.append(o)
-            path_links.append(n)
-            walk(o, hexes | stops[o].hex_bit | lk.hexes, track | lk.track, groups | lk.groups,
-                 v2, r2)
-            path_nodes.pop()
-            path_links.pop()
+            pair_ids = ids[pair]
+            while avail:
+                # the bound depends on ``o`` only and tightens as routes are found
+                if not hopeful(v2, r2):
+                    break
+                low = avail & -avail
+                avail ^= low
+                n = pair_ids[low.bit_length() - 1]
+                lk = lks[n]
+                path_nodes.append(o)
+                path_links.append(n)
+                walk(o, hexes | stops[o].hex_bit | lk.hexes, track | lk.track, v2, r2)
+                path_nodes.pop()
+                path_links.pop()
 
     for k, s in enumerate(nodes):
         if progress is not None:
@@ -1086,7 +1103,8 @@ def _walk_tokens(
                 # one end is ``s``: its mail value is at most that with the best other end
                 m = scoring.mail_value(r.train, [stops[s], stops[top_node]])
                 cuts[i] = r.mail_cap - m if m is not None else 1 << 40
-        walk(s, stops[s].hex_bit, 0, 0, value[s], total - value[s])
+        start_blocked.clear()
+        walk(s, stops[s].hex_bit, 0, value[s], total - value[s])
     for r in reps:
         r.routes = r.pattern_routes(scoring)
         r.routes.sort(key=_order)
