@@ -233,6 +233,14 @@ def classify(generated_actions: Sequence[Mapping[str, Any]], mode: str,
             and nxt[0] != nxt[1]:
         return "the reference waits for a run we skip: its route cache keeps a company " \
                "that could run once (D41; `Graph#clear` keeps `route_train_purchase`)"
+    if message.startswith("Cannot process action") and div.get("type") != "message":
+        return "the reference has ended the game before this action (D47: after turn 100 " \
+               "it ends as dnf)"
+    if "Blocking step Run Routes" in message and len(recent) >= 2 \
+            and recent[-1].get("type") == "buy_train" and recent[-2].get("type") == "lay_tile" \
+            and recent[-1].get("entity") == recent[-2].get("entity"):
+        return "a lay on a destination hex left the reference's token, route and dividend " \
+               "steps open; the train bought next runs (D46)"
     if nationalised and "Blocking step Run Routes" in message:
         return "after a nationalisation the reference skips the token step (issue 16)"
     if nationalised and "Blocking step Buy Trains" in message:
