@@ -114,3 +114,22 @@ def test_no_guess_for_a_position_left_before_the_pause(window: MainWindow,
     qtbot.waitUntil(lambda: bool(guesses.guessed()), timeout=3000)
     node = window.session.tree.current
     assert all(g.node is node for g in guesses.guessed())
+
+
+def test_a_players_turn_is_not_guessed(window: MainWindow, qtbot: QtBot,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stock round's choice leads to another player's turn, never to a lay: the
+    pause is not spent copying the game for it."""
+    from desk18xx.ui.mapview.layguess import GUESS_DELAY_MS, LayGuesses
+
+    tried: list[object] = []
+    monkeypatch.setattr(LayGuesses, "guess", lambda self, here, todo: tried.append(here))
+    session = window.session
+    session.undo_to(20)  # the first stock round: a player to act
+    info = window._info  # noqa: SLF001
+    assert info is not None and info.entity not in session.game.corps
+    assert any(c.spin is None and not c.options and not c.disabled for c in info.choices)
+    qtbot.wait(GUESS_DELAY_MS * 3)
+    assert not [h for h in tried if h == (session.tree.current, 20)]
+    session.redo(BO_BUYS - 20)  # a company's turn: its one-click choices are tried
+    qtbot.waitUntil(lambda: (session.tree.current, BO_BUYS) in tried, timeout=3000)

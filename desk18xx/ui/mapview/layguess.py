@@ -103,8 +103,10 @@ class LayGuesses(QObject):
         self._guesses = []
         self._planned = None
         todo = one_click(info)
-        if not todo or not self._session.has_game:
+        if not todo or not self._session.has_game or info is None:
             return
+        if info.entity not in self._session.game.corps:
+            return  # a player's choice (a stock round) leads to another player's, not a lay
         here = self._planned = self._here()
         QTimer.singleShot(GUESS_DELAY_MS, self, lambda: self.guess(here, todo))
 
