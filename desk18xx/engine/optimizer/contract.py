@@ -60,20 +60,59 @@ def _widths(problem: Problem) -> tuple[int, int]:
     return hb, problem.n_track
 
 
-def _dominated(labels: list[int], res: int) -> bool:
-    """Some label uses a subset of ``res`` (resources packed in one int)."""
-    missing = ~res
-    for lab in labels:
-        if not lab & missing:
-            return True
-    return False
+class _Front:
+    """Resource sets no other of the set is a subset of, grouped by their hexes.
+
+    Each set is (hexes, the rest packed in one int).  Many ways differ only in
+    track (parallel track), so there are far fewer hex sets than sets: a test
+    looks only at the groups whose hexes are a subset of the ones asked about.
+    """
+
+    __slots__ = ("by_hex", "items")
+
+    def __init__(self) -> None:
+        self.by_hex: dict[int, list[int]] = {}
+        self.items: dict[int, list[Link]] = {}
+        """Per hex set, the links of :attr:`by_hex` (same order; links only)."""
+
+    def beaten(self, hexes: int, rest: int) -> bool:
+        """Some set uses a subset of ``(hexes, rest)``."""
+        missing = ~rest
+        for hk, rests in self.by_hex.items():
+            if not hk & ~hexes:
+                for q in rests:
+                    if not q & missing:
+                        return True
+        return False
+
+    def add(self, hexes: int, rest: int) -> None:
+        self.by_hex.setdefault(hexes, []).append(rest)
+
+    def keep(self, hexes: int, rest: int, lk: Link) -> None:
+        """Add the link unless beaten; drop the links it beats."""
+        if self.beaten(hexes, rest):
+            return
+        for hk in [hk for hk in self.by_hex if not hexes & ~hk]:
+            rests, lks = self.by_hex[hk], self.items[hk]
+            keep = [i for i, q in enumerate(rests) if rest & ~q]
+            if len(keep) < len(rests):
+                if keep:
+                    self.by_hex[hk] = [rests[i] for i in keep]
+                    self.items[hk] = [lks[i] for i in keep]
+                else:
+                    del self.by_hex[hk], self.items[hk]
+        self.by_hex.setdefault(hexes, []).append(rest)
+        self.items.setdefault(hexes, []).append(lk)
+
+    def links(self) -> list[Link]:
+        return [lk for lks in self.items.values() for lk in lks]
 
 
 def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[Link]:
     """Subset-minimal links between the ``nodes`` (tokened cities), ``a < b`` each once.
 
-    Resources (hexes, track, groups and, for links, the two terminal flags) are
-    packed into one int each, so that "uses a subset" is one test.  A partial way
+    Resources are the hexes and the rest (track, groups and, for links, the two
+    terminal flags) packed into one int, kept by hex set (:class:`_Front`).  A partial way
     from ``a`` is dropped when, for every city it could still end at (``b > a``,
     its hex not yet used), a kept link from ``a`` to ``b``, not terminal at ``b``,
     uses a subset of what the way uses already (every link the way could become
@@ -85,16 +124,15 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
         is_node[x] = True
     gbits = _group_bits(problem)
     hb, tb = _widths(problem)
-    g_shift = hb + tb
-    found: dict[tuple[int, int], tuple[list[int], list[Link]]] = {}
+    found: dict[tuple[int, int], _Front] = {}
     steps = 0
     for a in nodes:
         targets = [b for b in nodes if b > a]
         if not targets:
             continue
         target_hex = [stops[b].hex_bit for b in targets]
-        kept_of = [found.setdefault((a, b), ([], []))[0] for b in targets]
-        labels: dict[tuple[int, bool], list[int]] = {}
+        kept_of = [found.setdefault((a, b), _Front()) for b in targets]
+        labels: dict[tuple[int, bool], _Front] = {}
         # breadth first, so that ways using fewer resources usually come first
         layer: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = [
             (a, 0, 0, 0, (a,), ())]
@@ -120,7 +158,8 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
                             lk = Link(a, o, (*path, o), (*used, si), hexes | sg.passed, t2,
                                       groups, segs[used[0] if used else si].terminal_at(a),
                                       sg.terminal_at(o))
-                            _keep(found.setdefault((a, o), ([], [])), lk, hb, tb)
+                            found.setdefault((a, o), _Front()).keep(
+                                lk.hexes, _rest(lk, tb), lk)
                         continue
                     if not stops[o].passable or sg.terminal_at(o):
                         continue
@@ -130,15 +169,17 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
                     h2 = hexes | sg.passed | stops[o].hex_bit
                     g2 = groups | g
                     first = segs[used[0] if used else si].terminal_at(a)
-                    seen = labels.setdefault((o, first), [])
-                    res = h2 | t2 << hb | g2 << g_shift
-                    if _dominated(seen, res):
+                    seen = labels.get((o, first))
+                    if seen is None:
+                        seen = labels[(o, first)] = _Front()
+                    rest = t2 | g2 << tb
+                    if seen.beaten(h2, rest):
                         continue
-                    seen.append(res)
+                    seen.add(h2, rest)
                     # as a link (terminal flags below): beaten at every city it can reach?
-                    as_link = int(first) | res << 2
+                    as_link = int(first) | rest << 2
                     for hx, kept in zip(target_hex, kept_of, strict=True):
-                        if not hx & h2 and not _dominated(kept, as_link):
+                        if not hx & h2 and not kept.beaten(h2, as_link):
                             break
                     else:
                         continue
@@ -146,7 +187,7 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
             layer = nxt
     out: list[Link] = []
     for key in sorted(found):
-        out.extend(sorted(found[key][1], key=lambda lk: (lk.segments, lk.stops)))
+        out.extend(sorted(found[key].links(), key=lambda lk: (lk.segments, lk.stops)))
     return out
 
 
@@ -157,18 +198,9 @@ def _packed(lk: Link, hb: int, tb: int) -> int:
             | lk.track << (hb + 2) | lk.groups << (hb + tb + 2))
 
 
-def _keep(kept: tuple[list[int], list[Link]], lk: Link, hb: int, tb: int) -> None:
-    """Add ``lk`` unless a kept link uses a subset of its resources; drop those it beats."""
-    res = _packed(lk, hb, tb)
-    kept_res, kept_links = kept
-    if _dominated(kept_res, res):
-        return
-    if any(not res & ~r for r in kept_res):
-        pairs = [(r, k) for r, k in zip(kept_res, kept_links, strict=True) if res & ~r]
-        kept_res[:] = [r for r, _k in pairs]
-        kept_links[:] = [k for _r, k in pairs]
-    kept_res.append(res)
-    kept_links.append(lk)
+def _rest(lk: Link, tb: int) -> int:
+    """A link's resources but its hexes, in one int (terminal flags, track, groups)."""
+    return int(lk.terminal_a) | int(lk.terminal_b) << 1 | lk.track << 2 | lk.groups << (tb + 2)
 
 
 def token_nodes(problem: Problem, live: list[bool]) -> list[int]:
