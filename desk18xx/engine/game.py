@@ -80,6 +80,66 @@ class PhaseDef:
 
 
 @dataclass(frozen=True, slots=True)
+class StepFacts:
+    """What the acting step says besides its offers, as declared fields: a user
+    interface reads these, not the keys of a step's ``details`` (issue 15)."""
+
+    company: str | None = None
+    """The private up for auction."""
+    corporation: str | None = None
+    """The minor up for auction (1822CA's bid boxes are `Game.bid_boxes`)."""
+    min_bid: int | None = None
+    """The least the next bid of that auction may be."""
+    dutch: bool = False
+    """The private's price has been lowered (1867: nobody bid)."""
+    bids_this_turn: int | None = None
+    bids_per_turn: int | None = None
+    """Bids placed in this stock turn and the most allowed (1822CA, RB 4.10)."""
+    acted_this_turn: bool = False
+    """The player has acted in this stock turn: a pass ends it."""
+    must_buy: bool = False
+    """A company without a train must buy one."""
+    choice_labels: tuple[tuple[str, str], ...] = ()
+    """(choice, words) where a choice's key says too little (1822CA's Pullman)."""
+    hexes: tuple[str, ...] | None = None
+    """The hexes the step is about, when it names them (1867: where a home token may
+    go, the hexes the company's track reaches)."""
+
+    @property
+    def auction_item(self) -> str | None:
+        """The private or minor an auction is about, None outside an auction."""
+        item = self.company or self.corporation
+        return item if self.min_bid is not None else None
+
+    def label_of(self, choice: str) -> str | None:
+        """The words of ``choice`` in `choice_labels`, if it has any."""
+        return next((text for key, text in self.choice_labels if key == choice), None)
+
+    @classmethod
+    def of(cls, details: dict[str, Any]) -> StepFacts:
+        """Read a step's ``details``: the one place their keys are known outside the steps."""
+        def text(key: str) -> str | None:
+            value = details.get(key)
+            return None if value is None else str(value)
+
+        def number(key: str) -> int | None:
+            value = details.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+        labels = details.get("choice_labels")
+        hexes = details.get("hexes")
+        return cls(
+            company=text("company"), corporation=text("corporation"), min_bid=number("min_bid"),
+            dutch=details.get("dutch") is True, bids_this_turn=number("bids_this_turn"),
+            bids_per_turn=number("bids_per_turn"),
+            acted_this_turn=bool(details.get("acted_this_turn")),
+            must_buy=details.get("must_buy") is True,
+            choice_labels=tuple((str(k), str(v)) for k, v in labels.items())
+            if isinstance(labels, dict) else (),
+            hexes=tuple(str(h) for h in hexes) if isinstance(hexes, (list, tuple)) else None)
+
+
+@dataclass(frozen=True, slots=True)
 class LegalActions:
     """Who acts now and what they may do (for a user interface)."""
 
@@ -88,6 +148,11 @@ class LegalActions:
     round: str
     step: str | None
     details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def facts(self) -> StepFacts:
+        """`details` as declared fields (`StepFacts`)."""
+        return StepFacts.of(self.details)
 
 
 class Game:

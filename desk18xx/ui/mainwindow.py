@@ -728,19 +728,19 @@ class MainWindow(QMainWindow):
                                        "Click the last log line to return.")
 
     def _auction_text(self, info: TurnInfo, top: HighBid | None) -> str:
-        d = info.details
+        facts = info.facts
         game = self.session.game
         standing = (f"High bid ${top.price} by <b>{top.player}</b>; next bid at least "
-                    f"${d.get('min_bid')}" if top is not None
-                    else f"No bid yet; minimum bid ${d.get('min_bid')}")
-        if "company" in d:
-            c = game.companies.get(str(d["company"]))
-            name = c.name if c else d["company"]
+                    f"${facts.min_bid}" if top is not None
+                    else f"No bid yet; minimum bid ${facts.min_bid}")
+        if facts.company is not None:
+            c = game.companies.get(facts.company)
+            name = c.name if c else facts.company
             value = f" (value ${c.value}, revenue ${c.revenue})" if c else ""
-            dutch = " — price lowered" if d.get("dutch") else ""
+            dutch = " — price lowered" if facts.dutch else ""
             return f"<b>Up for auction: {name}</b>{value}<br>{standing}{dutch}"
-        if "corporation" in d:
-            return f"<b>Auction of minor {d['corporation']}</b><br>{standing}"
+        if facts.corporation is not None:
+            return f"<b>Auction of minor {facts.corporation}</b><br>{standing}"
         return ""
 
     def _rejected(self, reason: str) -> None:

@@ -289,7 +289,7 @@ def test_1867_second_lay_offers_yellow_only_elsewhere_at_20(
                                  source=(lambda first=first: first, lambda _h: None))
             if any(plain.tile(name).color != Color.YELLOW
                    for h in plain.hexes() for name in plain.legal(h)) \
-                    and TrackOptions(game, legal.entity, legal.details).hexes():
+                    and TrackOptions(game, legal.entity).hexes():
                 break
         moves = game.legal_moves(rng)
         buys = [m for m in moves if m.type == "buy_train"]
@@ -337,7 +337,7 @@ def test_every_lay_the_map_offers_is_accepted(title: str, seed: int) -> None:
         legal = game.legal_actions()
         if legal.step in ("Track", "TrackStep") and legal.entity in game.corps \
                 and rng.random() < 0.3:
-            track = TrackOptions(game, legal.entity, legal.details)
+            track = TrackOptions(game, legal.entity)
             lays = [(h, name, rotation) for h in track.hexes()
                     for name, rotations in track.legal(h).items() for rotation in rotations]
             for hex_id, name, rotation in rng.sample(lays, min(3, len(lays))):

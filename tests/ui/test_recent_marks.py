@@ -31,7 +31,7 @@ def test_the_received_move_outline_shows_only_at_the_current_position(qtbot, sho
     session = GameSession()
     session.new_game(GameSetup("1867", PLAYERS, seed=3))
     win = show_window(session, size=(1280, 800))
-    company = win._info.details["company"] if win._info else None  # noqa: SLF001
+    company = win._info.facts.company if win._info else None  # noqa: SLF001
     assert isinstance(company, str)
     assert session.submit(Bid(entity="1", price=25, company=company))
     assert session.submit(Bid(entity="2", price=30, company=company))

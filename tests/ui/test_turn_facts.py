@@ -24,7 +24,7 @@ def test_the_1867_auction_names_the_high_bidder_and_amount(show_window) -> None:
     session.new_game(GameSetup("1867", PLAYERS, seed=3))
     win = show_window(session, size=(1280, 800))
     assert "No bid yet" in win.auction_label.text()
-    company = win._info.details["company"] if win._info else None  # noqa: SLF001
+    company = win._info.facts.company if win._info else None  # noqa: SLF001
     assert isinstance(company, str)
     assert session.submit(Bid(entity="1", price=25, company=company))
     assert "High bid $25 by <b>Alice</b>" in win.auction_label.text()

@@ -171,8 +171,7 @@ class MapController(QObject):
             known = self._lay_known.pop(key, None)
             if known is None:  # reached by the choice guessed in the pause before
                 known = self.guesses.answer(entity)
-            self._track = TrackOptions(game, entity, info.details if info else None,
-                                       known=known)
+            self._track = TrackOptions(game, entity, known=known)
             self._view.set_highlights(self._track.hexes())
             self._panel.tray.set_tiles(self._track.tray(None))
             self._lay_known[key] = self._track.choices()
@@ -195,7 +194,7 @@ class MapController(QObject):
             here = (entity, len(self._session.actions()))
             # 1822CA: propose once the Pullman and grain train are attached or left
             # off, so the proposal runs the trains the engine will pay
-            attaching = bool(info.details.get("choice_labels"))
+            attaching = bool(info.facts.choice_labels)
             if (self.auto_propose and self._auto_for != here and not attaching
                     and not any(r.stops for r in self._routes)):
                 self._auto_for = here
@@ -380,8 +379,8 @@ class MapController(QObject):
         if info is None or info.entity is None or "place_token" not in info.map_types:
             self._view.set_token_slots(())
             return
-        hexes = info.details.get("hexes")
-        only = [str(h) for h in hexes] if isinstance(hexes, list) else None
+        hexes = info.facts.hexes
+        only = list(hexes) if hexes is not None else None
         size = self._view.hex_size()
         slots = []
         for choice in token_slots(game, info.entity, only):

@@ -125,7 +125,7 @@ class LayGuesses(QObject):
         entity = info.entity if info is not None else None
         if (info is not None and entity is not None and "lay_tile" in info.map_types
                 and entity in game.corps):
-            options = TrackOptions(game, entity, info.details)
+            options = TrackOptions(game, entity)
             self._guesses.append(Guess(here[0], here[1], action, entity, options.choices()))
         if rest:
             QTimer.singleShot(0, self, lambda: self.guess(here, rest))

@@ -34,7 +34,7 @@ from desk18xx.engine.actions import (
     TakeLoan,
 )
 from desk18xx.engine.bidding import BidBoxView
-from desk18xx.engine.game import Game, LegalActions
+from desk18xx.engine.game import Game, LegalActions, StepFacts
 from desk18xx.engine.offers import (
     BidOffer,
     CompanyOffer,
@@ -82,7 +82,8 @@ class TurnInfo:
     step_label: str
     types: tuple[str, ...]
     choices: tuple[Choice, ...] = ()
-    details: dict[str, object] = field(default_factory=dict)
+    facts: StepFacts = field(default_factory=StepFacts)
+    """What the step says besides its offers (the engine's declared `StepFacts`)."""
     map_types: tuple[str, ...] = ()
     """Types done on the map (``lay_tile``, ``place_token``, ``run_routes``)."""
 
@@ -119,13 +120,13 @@ def step_name(step: str) -> str:
     return " ".join([words[0]] + [w.lower() for w in words[1:]]) if words else step
 
 
-def _step_label(step: str, details: dict[str, object]) -> str:
+def _step_label(step: str, facts: StepFacts) -> str:
     """The step's name; with the bids left in a 1822CA stock turn once one is placed."""
-    made, most = details.get("bids_this_turn"), details.get("bids_per_turn")
-    if isinstance(made, int) and isinstance(most, int) and made > 0:
+    made, most = facts.bids_this_turn, facts.bids_per_turn
+    if made is not None and most is not None and made > 0:
         left = most - made
         return f"{left} more bid{'' if left == 1 else 's'} this turn, or end your turn"
-    if details.get("must_buy") is True:
+    if facts.must_buy:
         return f"{step_name(step)}: a company without a train must buy one"
     return step_name(step)
 
@@ -164,8 +165,9 @@ def turn_info(game: Game) -> TurnInfo:
     legal = _legal_actions(game)
     entity = legal.entity
     step = legal.step or ""
+    facts = legal.facts
     info = TurnInfo(entity, entity_name(game, entity), round_label(game),
-                    _step_label(step, legal.details), legal.types, (), dict(legal.details),
+                    _step_label(step, facts), legal.types, (), facts,
                     tuple(t for t in legal.types if t in _map_types(game)))
     if entity is None:
         return info
@@ -173,7 +175,7 @@ def turn_info(game: Game) -> TurnInfo:
     for kind in legal.types:
         maker = _MAKERS.get(kind)
         if maker is not None:
-            choices.extend(maker(game, entity, legal.details))
+            choices.extend(maker(game, entity, facts))
     choices += _from_moves(game, entity, legal.types, choices)
     step_label = info.step_label
     consent = pending_consent(game)
@@ -181,7 +183,7 @@ def turn_info(game: Game) -> TurnInfo:
         step_label = (f"{entity_name(game, consent[1].entity)} asks "
                       f"{info.entity_name}'s consent")
     return TurnInfo(info.entity, info.entity_name, info.round_label, step_label,
-                    info.types, tuple(choices), info.details, info.map_types)
+                    info.types, tuple(choices), info.facts, info.map_types)
 
 
 def pending_consent(game: Game) -> tuple[str, Action] | None:
@@ -357,8 +359,7 @@ def _move_choice(game: Game, entity: str, move: Action, label: str) -> Choice:
                           f"{entity_name(game, entity)}'s answer",
                           hint=deal_text(game, consent[1]))
         legal = _legal_actions(game)
-        named = legal.details.get("choice_labels")  # e.g. 1822CA's Pullman: train names
-        text = named.get(move.choice) if isinstance(named, dict) else None
+        text = legal.facts.label_of(move.choice)  # e.g. 1822CA's Pullman: train names
         return Choice(str(text) if text else choice_label(move.choice), _fixed(move),
                       step_name(legal.step or "") or "Choose",
                       hint=_attachment_hint(game, entity, move.choice) if text else "")
@@ -426,7 +427,7 @@ def _train_at(entity: str, etype: str, train: str,
 
 
 # -- makers per action type ------------------------------------------------------------
-def _pass(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _pass(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
     label = "Pass"
     step = _legal_actions(game).step or ""
     if step == "Track":
@@ -435,9 +436,9 @@ def _pass(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
         label = "Skip the token"
     elif step == "BuyTrainStep":
         label = "Done buying trains"
-    elif "min_bid" in details and ("company" in details or "corporation" in details):
+    elif facts.auction_item is not None:
         label = "Pass (no bid)"  # an auction; in a stock round a pass ends the turn
-    elif details.get("acted_this_turn"):
+    elif facts.acted_this_turn:
         label = "End my turn"
     et = _etype(game, entity)
     return [Choice(label, lambda _v: Pass(entity=entity, entity_type=et), "Pass")]
@@ -503,13 +504,13 @@ def _offers_of(game: Game, entity: str, kind: str) -> tuple[Offer, ...]:
     return game.offers(entity, (kind,))
 
 
-def _bid(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _bid(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
     """A bid form per bid offer: the amounts run from the offer's minimum to its
     maximum in its steps; greyed with the reason when it is closed."""
     view = game.bid_boxes()
     if view is not None:
         return _box_bids(game, entity, view)
-    auction = "min_bid" in details and ("company" in details or "corporation" in details)
+    auction = facts.auction_item is not None
     out = []
     for offer in _offers_of(game, entity, Bid.type):
         if not isinstance(offer, BidOffer):
@@ -551,7 +552,7 @@ def _where(game: Game, offer: ShareOffer) -> str:
     return game.name_of(offer.source)
 
 
-def _buy_shares(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _buy_shares(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
     """A button per share offer (a purchase, or a company's redemption), greyed with
     the engine's reason where it is closed."""
     et = _etype(game, entity)
@@ -573,7 +574,7 @@ def _buy_shares(game: Game, entity: str, details: dict[str, object]) -> list[Cho
     return out
 
 
-def _sell_shares(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _sell_shares(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
     """Per company, a count of plain certificates to sell (or issue) from the share
     offers; a bundle with a director's certificate is a button of its own; greyed
     with the engine's reason where no sale is open."""
@@ -623,7 +624,7 @@ def _sell_of(entity: str, et: str, bundles: tuple[tuple[str, ...], ...]
     return make
 
 
-def _par(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _par(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
     """Start choices from the engine's start offers (`desk18xx.engine.offers.ParOffer`):
     each start price with its cost, greyed with the reason where it is closed."""
     out: list[Choice] = []
@@ -645,7 +646,7 @@ def _par(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
     return out
 
 
-def _buy_company(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _buy_company(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
     """A price field per private on offer (`desk18xx.engine.offers.CompanyOffer`)."""
     return [_company_choice(game, entity, o) for o in _offers_of(game, entity, BuyCompany.type)
             if isinstance(o, CompanyOffer)]
@@ -669,7 +670,7 @@ def _company_choice(game: Game, entity: str, offer: CompanyOffer) -> Choice:
 _DIVIDEND_LABELS = {"payout": "Pay out", "half": "Half pay", "withhold": "Withhold"}
 
 
-def _dividend(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _dividend(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
     """A button per dividend offer, greyed with the reason where it is closed (where
     the title's offers do not decide dividends yet: the three kinds, the engine
     refusing one it does not allow)."""
@@ -683,7 +684,7 @@ def _dividend(game: Game, entity: str, details: dict[str, object]) -> list[Choic
                    "Dividend", disabled=o.why_not or "") for o in offers]
 
 
-def _buy_train(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+def _buy_train(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
     """A button per train offer at its price (a trade-in names the train given), a
     price field for a train from another company; greyed with the engine's reason."""
     et = _etype(game, entity)
@@ -727,14 +728,14 @@ def _article(train: str) -> str:
 
 
 def _simple(cls: type[Action], label: str, group: str) -> Callable[
-        [Game, str, dict[str, object]], list[Choice]]:
-    def maker(game: Game, entity: str, details: dict[str, object]) -> list[Choice]:
+        [Game, str, StepFacts], list[Choice]]:
+    def maker(game: Game, entity: str, facts: StepFacts) -> list[Choice]:
         et = _etype(game, entity)
         return [Choice(label, _fixed(cls(entity=entity, entity_type=et)), group)]
     return maker
 
 
-_MAKERS: dict[str, Callable[[Game, str, dict[str, object]], list[Choice]]] = {
+_MAKERS: dict[str, Callable[[Game, str, StepFacts], list[Choice]]] = {
     "pass": _pass,
     "bid": _bid,
     "buy_shares": _buy_shares,

@@ -49,9 +49,9 @@ def turn_facts(game: Game, info: TurnInfo, actions: Sequence[Action]) -> list[st
                      f"{entity_name(game, consent[1].entity)} waits for {who}'s consent.")
     bid = high_bid(game, info, actions)
     view = game.view()
-    item = info.details.get("company") or info.details.get("corporation")
-    if isinstance(item, str):
-        minimum = info.details.get("min_bid")
+    item = info.facts.company or info.facts.corporation
+    if item is not None:
+        minimum = info.facts.min_bid
         private = view.private(item)
         what = private.name if private is not None else item
         lines.append(f"<b>High bid on {what}: {_money(bid.price)} by {bid.player}</b>"

@@ -61,7 +61,6 @@ class TrackOptions:
     """Buildable hexes and tiles for ``corp`` on the board of ``game``, from the offers.
 
     Args:
-        turn: unused (the step's details; kept for callers).
         source: where the offers come from: (all offers, one hex's offer); the
             game's own offers by default (then the hexes and the tiles usable
             somewhere come from the game's early-exit question, `Game.lay_choices`
@@ -72,7 +71,7 @@ class TrackOptions:
     """
 
     def __init__(self, game: Game, corp: str,
-                 turn: Mapping[str, object] | None = None, *,
+                 *,
                  source: tuple[Callable[[], tuple[TileLayOffer, ...]],
                                Callable[[str], TileLayOffer | None]] | None = None,
                  known: tuple[frozenset[str], frozenset[str]] | None = None) -> None:
