@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
-from pytestqt.qtbot import QtBot
 
 from desk18xx.engine.actions import LayTile, action_from_dict
 from desk18xx.engine.offers import TileLayOffer, lay_hexes_of, lay_tiles_of, tile_name
@@ -24,15 +22,10 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints", "
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+def window(show_window) -> MainWindow:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(GAME)
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.wait_exposed(win)
+    win: MainWindow = show_window(session)
     return win
 
 

@@ -27,13 +27,10 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("propagateSizeHints", "
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+def window(show_window) -> MainWindow:  # type: ignore[no-untyped-def]
     session = GameSession()
     session.load(GAME)
-    win = MainWindow(session, restore_layout=False)
-    qtbot.addWidget(win)
-    win.show()
+    win: MainWindow = show_window(session)
     return win
 
 

@@ -23,13 +23,20 @@ def _current_item_node(dock) -> object:  # type: ignore[no-untyped-def]
     return None if item is None else dock.node_of(item)
 
 
-def test_the_tree_behind_a_tab_catches_up_when_shown(show_window, qtbot: QtBot) -> None:  # type: ignore[no-untyped-def]
+def _window_at_action_60(show_window):  # type: ignore[no-untyped-def]
+    """The window on 21268 stepped back to action 60, and its Variations dock."""
     session = GameSession()
     session.load(GAME)
     session.undo_to(60)
     win = show_window(session)
     dock = win.study_tree
     assert dock is not None and win.study is not None
+    return win, dock
+
+
+def test_the_tree_behind_a_tab_catches_up_when_shown(show_window, qtbot: QtBot) -> None:  # type: ignore[no-untyped-def]
+    win, dock = _window_at_action_60(show_window)
+    session = win.session
     win.docks["log"].raise_()
     qtbot.waitUntil(lambda: not in_sight(dock))
     shown = _current_item_node(dock)
@@ -48,12 +55,8 @@ def test_the_tree_behind_a_tab_catches_up_when_shown(show_window, qtbot: QtBot) 
 
 
 def test_a_tree_in_sight_follows_every_move(show_window, qtbot: QtBot) -> None:  # type: ignore[no-untyped-def]
-    session = GameSession()
-    session.load(GAME)
-    session.undo_to(60)
-    win = show_window(session)
-    dock = win.study_tree
-    assert dock is not None and win.study is not None
+    win, dock = _window_at_action_60(show_window)
+    session = win.session
     dock.raise_()
     qtbot.waitUntil(lambda: in_sight(dock))
     session.undo()
