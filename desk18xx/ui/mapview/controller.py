@@ -506,8 +506,9 @@ class MapController(QObject):
         for r in self._routes:
             # the engine prices the run once it is legal; until then no number (the
             # line below says what the engine objects to)
-            rev = next(built, 0) if exact is not None and r.built else 0
-            note = f"  ${rev}" if exact is not None and r.built else ""
+            priced = exact is not None and r.built
+            rev = next(built, 0) if priced else 0
+            note = f"  ${rev}" if priced else ""
             lines.append(f"{r.name}: {' → '.join(r.stops) or '(click stops)'}{note}")
             pts = self._route_points(game, r, size)
             stops = [self._stop_point(game, r, i, size) for i in range(len(r.stops))]
