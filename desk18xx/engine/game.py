@@ -34,7 +34,7 @@ from desk18xx.engine.programs import TRACKED as SHARE_ACTIONS
 from desk18xx.engine.programs import drop_stale as drop_stale_programs
 from desk18xx.engine.programs import observe as observe_for_programs
 from desk18xx.engine.programs import record as record_program
-from desk18xx.engine.round import Round, RoundKind
+from desk18xx.engine.round import Round, RoundKind, Step
 from desk18xx.engine.state import (
     BANK,
     DEPOT,
@@ -501,9 +501,10 @@ class Game:
         problem = action.shape_problem()
         if problem is not None:
             raise IllegalAction(problem)
+        target = None
         if action.type in self.offered_types():
-            self._check_offered(action)
-        self.round.process(self, action)
+            target = self._check_offered(action)
+        self.round.process(self, action, target)
         self.actions_applied += 1
         if self._programs or action.type in SHARE_ACTIONS:
             observe_for_programs(self, action)
@@ -519,18 +520,20 @@ class Game:
             self.events, self.narrating, self.live_count = events, narrating, live
         self.after_action()
 
-    def _check_offered(self, action: Action) -> None:
+    def _check_offered(self, action: Action) -> Step | None:
         """The door (issue 15): ``action`` must match an allowed offer of its entity
         (`desk18xx.engine.offers.match_offer`).  When nothing of the kind is offered,
-        the step's own reason is given where it has one (tried on a copy)."""
+        the step's own reason is given where it has one (tried on a copy).  Returns
+        the step that takes the action, when the door found it (the round then does
+        not look for it again), else None."""
         from desk18xx.engine.offers import match_offer
 
-        offers = self.deciding_offers(action)
+        offers, step = self.door(action)
         if offers is None:
-            return
+            return None
         if any(o.concerns(action) for o in offers):
             match_offer(offers, action)
-            return
+            return step
         assert self.round is not None
         trial = self.copy()
         assert trial.round is not None
@@ -541,6 +544,7 @@ class Game:
         except Exception:  # noqa: BLE001 - a step past the door may trust a field no
             pass           # offer names (a company that does not exist); the offers say why
         match_offer(offers, action)
+        return None
 
     def after_action(self) -> None:
         """Check the end of the game and start the next round while this one is done."""
@@ -644,6 +648,13 @@ class Game:
         and type by default), or None where the title leaves this action to its
         step's own checks for now (title)."""
         return self.offers(action.entity, (action.type,))
+
+    def door(self, action: Action) -> tuple[tuple[Offer, ...] | None, Step | None]:
+        """:meth:`deciding_offers`, and the step of the round that would take
+        ``action`` now (None: not known, the round looks for it; title: the one its
+        offers were asked of, found as `desk18xx.engine.round.Round.process` finds
+        it)."""
+        return self.deciding_offers(action), None
 
     def offered_types(self) -> frozenset[str]:
         """The action types whose legality the offers of this position decide: an

@@ -194,14 +194,16 @@ class Round:
         return tuple(out)
 
     # -- processing ----------------------------------------------------------------------
-    def process(self, game: Game, action: Action) -> None:
+    def process(self, game: Game, action: Action, target: Step | None = None) -> None:
         """Route ``action`` to its step, then skip empty steps and advance turns.
+        ``target``: that step, when the caller has found it as this does (the door,
+        `desk18xx.engine.game.Game.door`, asked the same steps the same questions
+        in the same position).
 
         Raises:
             IllegalAction: no step accepts the action now.
         """
-        target: Step | None = None
-        for step in self.steps:
+        for step in () if target is not None else self.steps:
             if not step.is_active(game):
                 continue
             offered = step.legal(game, action.entity)

@@ -40,6 +40,7 @@ from desk18xx.titles.g1822ca.stacks import company_stacks, starting_companies
 
 if TYPE_CHECKING:
     from desk18xx.engine.offers import Offer
+    from desk18xx.engine.round import Step
     from desk18xx.titles.g1822ca.rounds import OperatingRound
     from desk18xx.titles.g1822ca.routing import Routing1822CA
     from desk18xx.titles.g1822ca.view import View1822CA
@@ -49,6 +50,9 @@ RESERVED = "reserved"
 """Train owner of private-company trains not yet acquired."""
 REMOVED = "removed"
 """Train owner of trains taken out of the game."""
+_DESTINATION_WALKS: dict[tuple[int, int, str, str], tuple[int, ...]] = {}
+"""`G1822CA.destination_connected` by (board serial, board version, corporation,
+home hex): what the walk found, for that board as it was then."""
 
 
 def normalize_title(title: str) -> str:
@@ -672,6 +676,12 @@ class G1822CA(Game):
 
         return action_offers(self, action)
 
+    def door(self, action: Action) -> tuple[tuple[Offer, ...] | None, Step | None]:
+        """`deciding_offers`, and the step that would take ``action`` (`.offers`)."""
+        from desk18xx.titles.g1822ca.offers import action_door
+
+        return action_door(self, action)
+
     def offered_types(self) -> frozenset[str]:
         """Every move kind (`.offers.COVERED`)."""
         from desk18xx.titles.g1822ca.offers import COVERED
@@ -939,26 +949,41 @@ class G1822CA(Game):
     def destination_connected(self, corp: str) -> list[int]:
         """Cities of ``corp``'s destination hex that the walk from its home token
         reaches (18xx G1822CA ``destination_node_check?``; for ICR any Quebec city
-        on its destination exits)."""
-        from desk18xx.engine.map.graph import graph_for
-
+        on its destination exits).  Kept per board version (the door and the step
+        ask it in the same position)."""
         d = self.corp_defs[corp].destination
         home = self.corps[corp].tokens[0] if self.corps[corp].tokens else None
         if d is None or home is None or home.hex is None or home.city is None:
             return []
         board = self.map
-        st = board.hex(d.hex)
+        key = (board.serial, board.version, corp, home.hex)
+        known = _DESTINATION_WALKS.get(key)
+        if known is not None:
+            return list(known)
+        found = self._destination_connected(corp, d.hex, home.hex)
+        if len(_DESTINATION_WALKS) > 256:
+            _DESTINATION_WALKS.clear()
+        _DESTINATION_WALKS[key] = tuple(found)
+        return found
+
+    def _destination_connected(self, corp: str, dest: str, home_hex: str) -> list[int]:
+        """`destination_connected`, walked (the board at its version, uncached)."""
+        from desk18xx.engine.map.graph import graph_for
+
+        board = self.map
+        d_hex = dest
+        st = board.hex(d_hex)
         cities = self.destination_cities(corp)
         # the charter's city number may be stale after an upgrade merged cities
-        at = board.hex(home.hex)
+        at = board.hex(home_hex)
         city = next((c for c in range(len(at.tokens)) if any(
             t.corp == corp and t.kind == "normal" for t in at.city_tokens(c))), None)
         if city is None:
             return []
-        start = (HexId(home.hex), at.geo.city_nodes[city])
+        start = (HexId(home_hex), at.geo.city_nodes[city])
         walk = graph_for(board)._walk(corp, [start], frozenset())
         assert walk is not None
-        return [c for c in cities if (d.hex, st.geo.city_nodes[c]) in walk.nodes]
+        return [c for c in cities if (d_hex, st.geo.city_nodes[c]) in walk.nodes]
 
     def destination_cities(self, corp: str) -> list[int]:
         """The cities of ``corp``'s destination hex its token may go to: those on the

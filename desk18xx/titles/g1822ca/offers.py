@@ -134,22 +134,34 @@ def deciding_offers(gm: G1822CA, entity: str, action_type: str,
     """The offers that decide an action of ``action_type`` by ``entity`` (only those
     about ``focus``, a corporation, company or train id, when given); None when the
     step that would take it is not covered yet (its own checks decide)."""
+    return _deciding(gm, entity, action_type, focus)[0]
+
+
+def _deciding(gm: G1822CA, entity: str, action_type: str, focus: str | None
+              ) -> tuple[tuple[Offer, ...] | None, Step | None]:
+    """`deciding_offers`, and the step that would take the action (None: none)."""
     cls = _CLASSES.get(action_type)
     if cls is None:
-        return None
+        return None, None
     step = target_step(gm, entity, cls)
     if step is None:
-        return ()
+        return (), None
     build = _BUILDERS.get((type(step), action_type))
     if build is None:
-        return None
+        return None, step
     found = build(gm, step, entity, focus)
-    return None if found is None else tuple(found)
+    return (None if found is None else tuple(found)), step
 
 
 def action_offers(gm: G1822CA, action: Action) -> tuple[Offer, ...] | None:
     """`deciding_offers` for ``action``, about what it names only."""
-    return deciding_offers(gm, action.entity, action.type, focus_of(gm.shares, action))
+    return action_door(gm, action)[0]
+
+
+def action_door(gm: G1822CA, action: Action
+                ) -> tuple[tuple[Offer, ...] | None, Step | None]:
+    """`action_offers`, and the step that would take ``action`` (`Game.door`)."""
+    return _deciding(gm, action.entity, action.type, focus_of(gm.shares, action))
 
 
 def _open_steps(gm: G1822CA, entity: str, wanted: Collection[str]) -> list[tuple[Step, str]]:

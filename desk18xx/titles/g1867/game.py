@@ -37,6 +37,7 @@ from desk18xx.titles.g1867.rules import RulesConfig
 
 if TYPE_CHECKING:
     from desk18xx.engine.offers import Offer
+    from desk18xx.engine.round import Step
     from desk18xx.titles.g1867.routing import Routing1867
     from desk18xx.titles.g1867.view import View1867
 
@@ -645,6 +646,12 @@ class G1867(Game):
         from desk18xx.titles.g1867.offers import action_offers
 
         return action_offers(self, action)
+
+    def door(self, action: Action) -> tuple[tuple[Offer, ...] | None, Step | None]:
+        """`deciding_offers`, and the step that would take ``action`` (`.offers`)."""
+        from desk18xx.titles.g1867.offers import action_door
+
+        return action_door(self, action)
 
     def offered_types(self) -> frozenset[str]:
         """Every kind of move (`.offers.COVERED`)."""

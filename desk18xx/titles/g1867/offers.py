@@ -127,21 +127,32 @@ def deciding_offers(gm: G1867, entity: str, action_type: str,
     """The offers that decide an action of ``action_type`` by ``entity`` (only those
     about ``focus``, a corporation, company, train, city or hex, when given); None
     for a type these offers do not decide."""
+    return _deciding(gm, entity, action_type, focus)[0]
+
+
+def _deciding(gm: G1867, entity: str, action_type: str, focus: str | None
+              ) -> tuple[tuple[Offer, ...] | None, Step | None]:
+    """`deciding_offers`, and the step that would take the action (None: none)."""
     cls = _CLASSES.get(action_type)
     if cls is None:
-        return None
+        return None, None
     step = target_step(gm, entity, cls)
     if step is None:
-        return ()
+        return (), None
     build = _builder(step, action_type)
     if build is None:
-        return ()
-    return tuple(build(gm, step, entity, focus))
+        return (), step
+    return tuple(build(gm, step, entity, focus)), step
 
 
 def action_offers(gm: G1867, action: Action) -> tuple[Offer, ...] | None:
     """`deciding_offers` for ``action``, about what it names only."""
-    return deciding_offers(gm, action.entity, action.type, focus_of(gm.shares, action))
+    return action_door(gm, action)[0]
+
+
+def action_door(gm: G1867, action: Action) -> tuple[tuple[Offer, ...] | None, Step | None]:
+    """`action_offers`, and the step that would take ``action`` (`Game.door`)."""
+    return _deciding(gm, action.entity, action.type, focus_of(gm.shares, action))
 
 
 def _open_steps(gm: G1867, entity: str, wanted: Collection[str]) -> list[tuple[Step, str]]:
