@@ -264,6 +264,11 @@ def rotation_problem(
     return None
 
 
+_ROTATIONS: dict[tuple[object, ...], tuple[TileDef, TrackRules, tuple[int, ...]]] = {}
+"""`legal_rotations` by (board serial, board version, hex, tile, rules, reach): a
+door and the step behind it ask the same lays in the same position."""
+
+
 def legal_rotations(
     board: Board,
     hex_id: str,
@@ -271,12 +276,22 @@ def legal_rotations(
     rules: TrackRules,
     reach: Collection[int] | None = None,
 ) -> tuple[int, ...]:
-    """Rotations at which ``tile`` may lie on ``hex_id`` (empty if it does not fit)."""
+    """Rotations at which ``tile`` may lie on ``hex_id`` (empty if it does not fit);
+    kept per board version."""
+    key = (board.serial, board.version, hex_id, id(tile), id(rules),
+           None if reach is None else frozenset(reach))
+    hit = _ROTATIONS.get(key)
+    if hit is not None and hit[0] is tile and hit[1] is rules:
+        return hit[2]
     if upgrade_problem(board, hex_id, tile, rules) is not None:
-        return ()
-    return tuple(
-        r for r in range(6) if rotation_problem(board, hex_id, tile, r, rules, reach) is None
-    )
+        found: tuple[int, ...] = ()
+    else:
+        found = tuple(r for r in range(6)
+                      if rotation_problem(board, hex_id, tile, r, rules, reach) is None)
+    if len(_ROTATIONS) > 4096:
+        _ROTATIONS.clear()
+    _ROTATIONS[key] = (tile, rules, found)
+    return found
 
 
 def legal_tiles(

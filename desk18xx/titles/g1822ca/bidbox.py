@@ -129,23 +129,24 @@ class BidBoxes:
 
     def check_bid(self, player: str, company: str, price: int) -> None:
         """Raise unless ``player`` may bid ``price`` on ``company`` now (RB 4.2.5-4.2.9)."""
-        if company not in self.offered():
+        offered = self.offered()
+        if company not in offered:
             raise IllegalAction(f"{company} is not in a bid box")
         if price < self.min_bid(company):
             raise IllegalAction(f"the minimum bid on {company} is ${self.min_bid(company)}")
         base = 0 if company.startswith("P") else 100
         if (price - base) % 5:
             raise IllegalAction("bids go in steps of $5")
-        problem = self.bid_problem(player, company, price)
+        problem = self.problem(player, company, price, offered, self.room(player))
         if problem is not None:
             raise IllegalAction(problem)
 
     def bid_problem(self, player: str, company: str, price: int | None = None) -> str | None:
         """Why ``player`` may not bid ``price`` (default: the minimum) on ``company``,
         or None; the amount's own step is not checked (RB 4.2.5-4.2.9)."""
-        return self._problem(player, company, price, self.offered(), self._room(player))
+        return self.problem(player, company, price, self.offered(), self.room(player))
 
-    def _room(self, player: str) -> tuple[int, int, int]:
+    def room(self, player: str) -> tuple[int, int, int]:
         """A player's unused bidding tokens, uncommitted cash, and certificates
         counting the bids he is winning."""
         g = self.game
@@ -153,9 +154,9 @@ class BidBoxes:
         return (self.tokens_left(player), g.cash[player] - sum(p for _c, p in winning),
                 g.num_certs(player) + len(winning))
 
-    def _problem(self, player: str, company: str, price: int | None, offered: list[str],
+    def problem(self, player: str, company: str, price: int | None, offered: list[str],
                  room: tuple[int, int, int]) -> str | None:
-        """:meth:`bid_problem` with the boxes and the player's :meth:`_room` at hand."""
+        """:meth:`bid_problem` with the boxes and the player's :meth:`room` at hand."""
         if company not in offered:
             return f"{company} is not in a bid box"
         top = self.highest(company)
@@ -179,7 +180,7 @@ class BidBoxes:
         boxes = []
         kinds = {"M": "minor", "C": "concession", "P": "private"}
         offered = self.offered()
-        room = None if acting is None else self._room(acting)
+        room = None if acting is None else self.room(acting)
         for company in offered:
             c = g.companies[company]
             top = self.highest(company)
@@ -189,7 +190,7 @@ class BidBoxes:
                 company, kinds.get(company[:1], "private"), c.name,
                 c.value if company.startswith("P") else 0, self.min_bid(company), bids,
                 None if acting is None or room is None
-                else self._problem(acting, company, None, offered, room)))
+                else self.problem(acting, company, None, offered, room)))
         bidders = tuple(BidderView(p.id, g.cash[p.id], self.committed_cash(p.id),
                                    self.tokens_left(p.id), g.bidding_tokens)
                         for p in g.players)

@@ -471,15 +471,19 @@ def _bids(gm: G1822CA, step: Step, player: str, focus: str | None = None) -> lis
     assert isinstance(step, BuySellParShares)
     if player != step._player():
         return []
-    free = gm.cash[player] - gm.boxes.committed_cash(player)
+    boxes = gm.boxes
+    offered = boxes.offered()
+    room = boxes.room(player)
+    free = room[1]
     out: list[Offer] = []
-    for company in gm.boxes.offered():
+    for company in offered:
         if focus not in (None, company):
             continue
-        out.append(BidOffer(company=company, minimum=gm.boxes.min_bid(company),
+        out.append(BidOffer(company=company, minimum=boxes.min_bid(company),
                             maximum=free, step=5,
                             step_from=0 if company.startswith("P") else 100,
-                            why_not=gm.boxes.bid_problem(player, company), rule="RB 4.2"))
+                            why_not=boxes.problem(player, company, None, offered, room),
+                            rule="RB 4.2"))
     return out
 
 

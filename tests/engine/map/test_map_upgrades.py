@@ -180,6 +180,19 @@ def test_old_track_must_be_kept() -> None:
         check_tile_lay(b, "E9", "23-0", 1, YG, R1867)
 
 
+def test_kept_rotations_follow_the_board_and_its_copies() -> None:
+    # legal_rotations is kept per board version: asked before and after a lay on the
+    # hex, and on a copy made before the lay, it answers for each board as it is now
+    b = b1867()
+    before = b.copy()
+    assert legal_rotations(b, "E9", b.tile_def("9"), R1867) == (0, 1, 2, 3, 4, 5)
+    assert legal_rotations(b, "E9", b.tile_def("23"), R1867) == ()  # green on white
+    lay_tile(b, "E9", "9-0", 0, R1867)  # straight 0-3
+    assert legal_rotations(b, "E9", b.tile_def("9"), R1867) == ()  # yellow on yellow
+    assert set(legal_rotations(b, "E9", b.tile_def("23"), R1867)) == {0, 3}
+    assert legal_rotations(before, "E9", before.tile_def("9"), R1867) == (0, 1, 2, 3, 4, 5)
+
+
 # --- towns and cities
 
 
