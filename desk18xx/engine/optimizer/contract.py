@@ -149,8 +149,9 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
                     if cur != a and sg.terminal_at(cur):
                         continue
                     o = sg.other(cur)
+                    # no hex twice, passing through included (the far stop's too)
                     if o == a or stops[o].hex_bit & (hexes | stops[a].hex_bit) \
-                            or sg.passed & (hexes | stops[a].hex_bit):
+                            or sg.passed & (hexes | stops[a].hex_bit | stops[o].hex_bit):
                         continue
                     t2 = track | sg.track
                     if is_node[o]:

@@ -66,7 +66,9 @@ def brute_force(p: Problem, scoring: TitleScoring) -> int:
             if len(path) >= 2 and sg.terminal_at(cur):
                 continue
             o = sg.other(cur)
-            if p.stops[o].hex_bit & hexes or sg.passed & hexes:
+            # no hex twice, passing included: not the far stop's hex either (else a
+            # route would be legal one way round and not the other)
+            if p.stops[o].hex_bit & (hexes | sg.passed) or sg.passed & hexes:
                 continue
             extend([*path, o], track | sg.track, hexes | p.stops[o].hex_bit | sg.passed,
                    [*segs, sg.index])
