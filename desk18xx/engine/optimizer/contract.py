@@ -10,6 +10,9 @@ subset of the other's resources is at least as good in every route, so only
 subset-minimal links are kept (dominance); the walk that lists links also
 drops a partial way when an earlier one reached the same stop with a subset
 of its resources (every continuation of the later one fits the earlier).
+Then a link is dropped when another of its pair meets (shares a resource
+with) only links and cities it meets itself (:func:`spare_links`): one
+route takes one link per pair, so it can always take the other instead.
 
 Only used for trains alone in their overlap group (pattern mode): the best
 route per extra-bit pattern is what is needed, and it is found exactly.
@@ -108,8 +111,11 @@ class _Front:
         return [lk for lks in self.items.values() for lk in lks]
 
 
-def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[Link]:
+def links(problem: Problem, nodes: list[int], poll: Callable[[], None],
+          spare: frozenset[int] = frozenset()) -> list[Link]:
     """Subset-minimal links between the ``nodes`` (tokened cities), ``a < b`` each once.
+
+    ``spare``: segments left out (:func:`.spare.spare_segments`).
 
     Resources are the hexes and the rest (track, groups and, for links, the two
     terminal flags) packed into one int, kept by hex set (:class:`_Front`).  A partial way
@@ -144,7 +150,7 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
                     poll()
                 for si in adj[cur]:
                     sg = segs[si]
-                    if sg.track & track:
+                    if sg.track & track or si in spare:
                         continue
                     if cur != a and sg.terminal_at(cur):
                         continue
@@ -190,6 +196,83 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None]) -> list[
     for key in sorted(found):
         out.extend(sorted(found[key].links(), key=lambda lk: (lk.segments, lk.stops)))
     return out
+
+
+def spare_links(problem: Problem, lks: list[Link], nodes: list[int],
+                needed: frozenset[int] = frozenset()) -> list[Link]:
+    """The links a route over them may need, in their order (the others are spare).
+
+    A route takes one link per pair of cities it goes between.  Link ``k`` can
+    stand in for link ``m`` of the same pair in every route when it is
+    terminal only where ``m`` is, passes every stop of ``needed`` that ``m``
+    passes (the stops a bonus needs), and every link of another pair and every
+    other city that shares a resource with ``k`` shares one with ``m`` too:
+    the route with ``k`` visits the same cities and is legal.  Such an ``m``
+    is spare (of equal ones the first stays), and so is a link that shares a
+    resource with one of its own cities (exclusive groups); dropping links may
+    make others spare, so the rule is applied until nothing changes.
+    """
+    hb, tb = _widths(problem)
+    stops = problem.stops
+    gbits = _group_bits(problem)
+    own = {x: stops[x].hex_bit | gbits[x] << (hb + tb) for x in nodes}
+    res = [lk.hexes | lk.track << hb | lk.groups << (hb + tb) for lk in lks]
+    passes = [sum(1 << k for k, y in enumerate(sorted(needed)) if y in lk.stops[1:-1])
+              for lk in lks]
+    n_links = len(lks)
+    node_no = {x: k for k, x in enumerate(nodes)}
+    alive = [not res[n] & (own[lk.a] | own[lk.b]) for n, lk in enumerate(lks)]
+    by_pair: dict[tuple[int, int], list[int]] = {}
+    for n, lk in enumerate(lks):
+        by_pair.setdefault((lk.a, lk.b), []).append(n)
+    changed = True
+    while changed:
+        changed = False
+        users: dict[int, int] = {}
+        for n in range(n_links):
+            if not alive[n]:
+                continue
+            e = res[n]
+            while e:
+                low = e & -e
+                users[low] = users.get(low, 0) | 1 << n
+                e ^= low
+        for (a, b), ids in by_pair.items():
+            live = [n for n in ids if alive[n]]
+            if len(live) < 2:
+                continue
+            pair_mask = 0
+            for n in live:
+                pair_mask |= 1 << n
+            meets: dict[int, int] = {}
+            for n in live:
+                m = 0
+                e = res[n]
+                while e:
+                    low = e & -e
+                    m |= users[low]
+                    e ^= low
+                m &= ~pair_mask
+                for x in nodes:
+                    if x != a and x != b and own[x] & res[n]:
+                        m |= 1 << (n_links + node_no[x])
+                meets[n] = m
+            for n in live:
+                ln = lks[n]
+                for k in live:
+                    if k == n or not alive[k]:
+                        continue
+                    lk = lks[k]
+                    if lk.terminal_a > ln.terminal_a or lk.terminal_b > ln.terminal_b \
+                            or passes[n] & ~passes[k] or meets[k] & ~meets[n]:
+                        continue
+                    if k > n and (lk.terminal_a, lk.terminal_b, passes[k], meets[k]) == (
+                            ln.terminal_a, ln.terminal_b, passes[n], meets[n]):
+                        continue  # equal: the first stays
+                    alive[n] = False
+                    changed = True
+                    break
+    return [lk for n, lk in enumerate(lks) if alive[n]]
 
 
 def _packed(lk: Link, hb: int, tb: int) -> int:
@@ -267,6 +350,10 @@ class LinkTables:
                     e ^= low
             got = self._users[pair] = (union, users)
         return got
+
+    def blocked_union(self, pair: tuple[int, int]) -> int:
+        """Every resource bit a link of ``pair`` uses."""
+        return self._users_of(pair)[0]
 
     def blocked(self, used: int, pair: tuple[int, int]) -> int:
         """The links of ``pair`` that use one of the resource bits ``used``."""

@@ -994,44 +994,110 @@ def _walk_tokens(
 ) -> int:
     """:func:`_walk` for trains that earn only at tokened cities (see :mod:`.contract`).
 
-    Every route over the subset-minimal links between tokened cities is
-    listed (each once, from its lower end), cut by ``mult x (tokened values
-    so far + those not yet visited) + bonus`` against the best route of
-    every pattern; each is priced on its real stops.  Returns the number of
+    The links are listed without the segments and then without the links such a
+    train never needs (:func:`.spare.spare_segments` with ``alone``,
+    :func:`.contract.spare_links`).  A route over them earns by the set of
+    tokened cities it visits, its two ends (the mail value) and which stops a
+    pattern needs it passes on the way (:meth:`TitleScoring.pattern_needs`), so
+    the walk goes from city to city and keeps, per start, set of cities visited
+    and city reached, only the ways that no other way reached with a subset of
+    the resources that can still matter (those of the cities not yet visited and
+    of the links among them and the one reached) and a superset of the needed
+    stops passed (``labels``): ways that differ only where no later link can go
+    are walked once.  Each (start, cities, end, needed stops passed) is priced
+    once, on the real stops of its first way, and offered to every pattern; the
+    walk is cut by ``mult x (tokened values so far + those not yet visited) +
+    bonus`` against the best route of every pattern.  Returns the number of
     routes priced.
     """
-    from desk18xx.engine.optimizer.contract import LinkTables, links, token_nodes
+    from desk18xx.engine.optimizer.contract import (
+        LinkTables,
+        _group_bits,
+        _widths,
+        links,
+        spare_links,
+        token_nodes,
+    )
+    from desk18xx.engine.optimizer.spare import spare_segments
 
     stops = problem.stops
     span = problem.n_track
     nodes = token_nodes(problem, _reachable(problem))
-    lks = links(problem, nodes, lambda: _poll(cancel))
+    # the stops a pattern needs: whether a link passes them matters
+    needed = sorted({y for r in reps for p, _b in (r.patterns or ())
+                     for group in scoring.pattern_needs(r.train, p >> 1) for y in group})
+    lks = spare_links(problem, links(problem, nodes, lambda: _poll(cancel),
+                                     spare_segments(problem, alone=True)), nodes,
+                      frozenset(needed))
     value = {x: max(scoring.bound_value(r.train, stops[x]) for r in reps) for x in nodes}
     total = sum(value.values())
+    tables = LinkTables(problem, lks)
+    around, ids, full, terminal, res = (tables.around, tables.ids, tables.full,
+                                        tables.terminal, tables.res)
+    hb, tb = _widths(problem)
+    gbits = _group_bits(problem)
+    # a city's own resources: its hex and its exclusive groups (packed as the links')
+    own = {x: stops[x].hex_bit | gbits[x] << (hb + tb) for x in nodes}
+    node_bit = {x: 1 << k for k, x in enumerate(nodes)}
+    # the needed stops as bits: which of them a link passes (not its ends)
+    need_bit = {y: 1 << k for k, y in enumerate(needed)}
+    passes = [0] * len(lks)
+    for n, lk in enumerate(lks):
+        for y in lk.stops[1:-1]:
+            passes[n] |= need_bit.get(y, 0)
+    unions = {pair: tables.blocked_union(pair) for pair in ids}
+    future: dict[tuple[int, int], int] = {}
+    """(cities visited, city reached) -> the resource bits a way on can still meet."""
+
+    def future_of(visited: int, cur: int) -> int:
+        got = future.get((visited, cur))
+        if got is None:
+            got = 0
+            for x in nodes:
+                if not node_bit[x] & visited:
+                    got |= own[x]
+            for (a, b), u in unions.items():
+                if (a == cur or not node_bit[a] & visited) and \
+                        (b == cur or not node_bit[b] & visited):
+                    got |= u
+            future[(visited, cur)] = got
+        return got
+
     path_nodes: list[int] = []
     path_links: list[int] = []
     priced = 0
     polls = 0
+    done: set[tuple[int, int, int]] = set()
+    """(cities visited, end, needed stops passed) priced from the current start."""
+    labels: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    """(cities visited, city reached) -> ways that may go on: (resources that can still
+    matter, needed stops passed), none beaten by another."""
 
-    def record(track: int) -> None:
+    def record(visited: int, cur: int, got: int) -> None:
         nonlocal priced
+        key = (visited, cur, got)
+        if key in done:
+            return
+        done.add(key)
         real = [path_nodes[0]]
         real_segs: list[int] = []
+        track = 0
         for x, n in zip(path_nodes, path_links, strict=False):
             lk = lks[n]
+            track |= lk.track
             if lk.a == x:
                 real.extend(lk.stops[1:])
                 real_segs.extend(lk.segments)
             else:
                 real.extend(reversed(lk.stops[:-1]))
                 real_segs.extend(reversed(lk.segments))
-        visited = [stops[i] for i in real]
-        key = tuple(real)
+        visited_stops = [stops[i] for i in real]
+        route = tuple(real)
         priced += 1
         for r in reps:
-            mail = scoring.mail_value(r.train, visited)
-            for rev, extra in scoring.variants(r.train, visited):
-                r.offer(scoring, rev, extra, mail, key, (track << (r.group * span)) | extra,
+            mail = scoring.mail_value(r.train, visited_stops)
+            for rev, extra in scoring.variants(r.train, visited_stops):
+                r.offer(scoring, rev, extra, mail, route, (track << (r.group * span)) | extra,
                         tuple(real_segs))
 
     top_node = max(nodes, key=lambda x: (stops[x].revenue, -x), default=0)
@@ -1043,56 +1109,59 @@ def _walk_tokens(
                 return True
         return False
 
-    tables = LinkTables(problem, lks)
-    around, ids, full, terminal = tables.around, tables.ids, tables.full, tables.terminal
-    clash = tables.clash
-    start_blocked: dict[tuple[int, int], int] = {}
-    """Per pair, the links that pass the start's hex (set per start)."""
-
-    def walk(cur: int, hexes: int, track: int, vsum: int, rest: int) -> None:
+    def walk(cur: int, visited: int, used: int, got: int, vsum: int, rest: int,
+             start: int) -> None:
+        """``used``: resources taken (hexes, track, groups of the links and cities);
+        ``got``: needed stops passed."""
         nonlocal polls
         polls += 1
         if polls & 1023 == 0:
             _poll(cancel)
-        if path_links and path_nodes[0] < cur:
-            record(track)
         inner = bool(path_links)
-        if inner:
-            last = lks[path_links[-1]]
-            if last.terminal_b if last.b == cur else last.terminal_a:
-                return
-        # the links that share nothing with the way so far, as bit sets per pair
         for o, pair in around.get(cur, ()):
-            if stops[o].hex_bit & hexes:
+            if node_bit[o] & visited or own[o] & used:
                 continue
-            avail = full[pair]
+            # the link may not meet the way so far, nor ``o`` (its groups)
+            avail = full[pair] & ~tables.blocked(used | own[o], pair)
             if inner:
                 avail &= ~terminal[(cur, pair)]
-                for n in path_links:
-                    avail &= ~clash(n, pair)
-            else:
-                got = start_blocked.get(pair)
-                if got is None:
-                    got = start_blocked[pair] = tables.blocked(hexes, pair)
-                avail &= ~got
             if not avail:
                 continue
             v2 = vsum + value[o]
             r2 = rest - value[o]
+            if not hopeful(v2, r2):
+                continue
+            seen2 = visited | node_bit[o]
+            matters = future_of(seen2, o)
+            kept = labels.setdefault((seen2, o), [])
+            ends_here = terminal[(o, pair)]
             pair_ids = ids[pair]
             while avail:
-                # the bound depends on ``o`` only and tightens as routes are found
-                if not hopeful(v2, r2):
-                    break
                 low = avail & -avail
                 avail ^= low
                 n = pair_ids[low.bit_length() - 1]
-                lk = lks[n]
+                u2 = used | res[n] | own[o]
+                g2 = got | passes[n]
+                go_on = not ends_here & low
+                if go_on:
+                    mine = u2 & matters
+                    if any(not q & ~mine and not g2 & ~h for q, h in kept):
+                        continue
+                    kept[:] = [(q, h) for q, h in kept if mine & ~q or h & ~g2]
+                    kept.append((mine, g2))
+                elif o < start or (seen2, o, g2) in done:
+                    continue
                 path_nodes.append(o)
                 path_links.append(n)
-                walk(o, hexes | stops[o].hex_bit | lk.hexes, track | lk.track, v2, r2)
+                if start < o:
+                    record(seen2, o, g2)
+                if go_on:
+                    walk(o, seen2, u2, g2, v2, r2, start)
                 path_nodes.pop()
                 path_links.pop()
+                # the bound tightens as routes are found
+                if avail and not hopeful(v2, r2):
+                    break
 
     for k, s in enumerate(nodes):
         if progress is not None:
@@ -1103,8 +1172,9 @@ def _walk_tokens(
                 # one end is ``s``: its mail value is at most that with the best other end
                 m = scoring.mail_value(r.train, [stops[s], stops[top_node]])
                 cuts[i] = r.mail_cap - m if m is not None else 1 << 40
-        start_blocked.clear()
-        walk(s, stops[s].hex_bit, 0, value[s], total - value[s])
+        done.clear()
+        labels.clear()
+        walk(s, node_bit[s], own[s], 0, value[s], total - value[s], s)
     for r in reps:
         r.routes = r.pattern_routes(scoring)
         r.routes.sort(key=_order)
