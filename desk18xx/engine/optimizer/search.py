@@ -1817,9 +1817,34 @@ def solve(
 ) -> Result:
     """The routes for the company's trains that earn the most (see the module doc).
 
+    The search runs without the segments no answer needs (:mod:`.spare`); the
+    routes come back in the problem's own segment numbers.
+
     Args:
         keep: routes per train kept by the first, heavily pruned pass.
     """
+    from dataclasses import replace
+
+    from desk18xx.engine.optimizer.spare import spare_segments
+
+    spare = spare_segments(problem)
+    if not spare:
+        return _solve(problem, scoring, progress, cancel, keep)
+    kept = [sg for sg in problem.segments if sg.index not in spare]
+    back = [sg.index for sg in kept]
+    reduced = Problem(problem.corp, problem.stops,
+                      tuple(replace(sg, index=n) for n, sg in enumerate(kept)), problem.trains,
+                      problem.hex_ids, info=problem.info, n_track=problem.n_track).finish()
+    result = _solve(reduced, scoring, progress, cancel, keep)
+    result.routes = tuple(replace(r, segments=tuple(back[si] for si in r.segments))
+                          for r in result.routes)
+    result.stats["spare"] = float(len(spare))
+    return result
+
+
+def _solve(problem: Problem, scoring: TitleScoring, progress: Progress | None,
+           cancel: Callable[[], bool] | None, keep: int) -> Result:
+    """:func:`solve` on the problem as it is."""
     t0 = time.perf_counter()
     trains = problem.trains
     k = len(trains)
