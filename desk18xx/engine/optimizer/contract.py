@@ -112,10 +112,13 @@ class _Front:
 
 
 def links(problem: Problem, nodes: list[int], poll: Callable[[], None],
-          spare: frozenset[int] = frozenset()) -> list[Link]:
+          spare: frozenset[int] = frozenset(), needed: frozenset[int] = frozenset()
+          ) -> list[Link]:
     """Subset-minimal links between the ``nodes`` (tokened cities), ``a < b`` each once.
 
-    ``spare``: segments left out (:func:`.spare.spare_segments`).
+    ``spare``: segments left out (:func:`.spare.spare_segments`).  ``needed``: stops
+    a bonus needs; a link (or a way) that passes one of them is never beaten by
+    one that does not (each one not passed counts as a resource used).
 
     Resources are the hexes and the rest (track, groups and, for links, the two
     terminal flags) packed into one int, kept by hex set (:class:`_Front`).  A partial way
@@ -130,6 +133,9 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None],
         is_node[x] = True
     gbits = _group_bits(problem)
     hb, tb = _widths(problem)
+    gw = max((g.bit_length() for g in gbits), default=0)
+    need_bit = {y: 1 << k for k, y in enumerate(sorted(needed))}
+    all_need = (1 << len(need_bit)) - 1
     found: dict[tuple[int, int], _Front] = {}
     steps = 0
     for a in nodes:
@@ -140,11 +146,11 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None],
         kept_of = [found.setdefault((a, b), _Front()) for b in targets]
         labels: dict[tuple[int, bool], _Front] = {}
         # breadth first, so that ways using fewer resources usually come first
-        layer: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = [
-            (a, 0, 0, 0, (a,), ())]
+        layer: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], int]] = [
+            (a, 0, 0, 0, (a,), (), 0)]
         while layer:
-            nxt: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = []
-            for cur, hexes, track, groups, path, used in layer:
+            nxt: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], int]] = []
+            for cur, hexes, track, groups, path, used, got in layer:
                 steps += 1
                 if steps & 1023 == 0:
                     poll()
@@ -166,7 +172,8 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None],
                                       groups, segs[used[0] if used else si].terminal_at(a),
                                       sg.terminal_at(o))
                             found.setdefault((a, o), _Front()).keep(
-                                lk.hexes, _rest(lk, tb), lk)
+                                lk.hexes, _rest(lk, tb) | (all_need & ~got) << (tb + gw + 2),
+                                lk)
                         continue
                     if not stops[o].passable or sg.terminal_at(o):
                         continue
@@ -175,22 +182,25 @@ def links(problem: Problem, nodes: list[int], poll: Callable[[], None],
                         continue
                     h2 = hexes | sg.passed | stops[o].hex_bit
                     g2 = groups | g
+                    got2 = got | need_bit.get(o, 0)
                     first = segs[used[0] if used else si].terminal_at(a)
                     seen = labels.get((o, first))
                     if seen is None:
                         seen = labels[(o, first)] = _Front()
                     rest = t2 | g2 << tb
-                    if seen.beaten(h2, rest):
+                    missing = rest | (all_need & ~got2) << (tb + gw)
+                    if seen.beaten(h2, missing):
                         continue
-                    seen.add(h2, rest)
+                    seen.add(h2, missing)
                     # as a link (terminal flags below): beaten at every city it can reach?
+                    # (by a link that passes every needed stop: the way may pass any yet)
                     as_link = int(first) | rest << 2
                     for hx, kept in zip(target_hex, kept_of, strict=True):
                         if not hx & h2 and not kept.beaten(h2, as_link):
                             break
                     else:
                         continue
-                    nxt.append((o, h2, t2, g2, (*path, o), (*used, si)))
+                    nxt.append((o, h2, t2, g2, (*path, o), (*used, si), got2))
             layer = nxt
     out: list[Link] = []
     for key in sorted(found):

@@ -1018,7 +1018,7 @@ def _walk_tokens(
         spare_links,
         token_nodes,
     )
-    from desk18xx.engine.optimizer.spare import spare_segments
+    from desk18xx.engine.optimizer.spare import one_route, spare_segments
 
     stops = problem.stops
     span = problem.n_track
@@ -1026,12 +1026,14 @@ def _walk_tokens(
     # the stops a pattern needs: whether a link passes them matters
     needed = sorted({y for r in reps for p, _b in (r.patterns or ())
                      for group in scoring.pattern_needs(r.train, p >> 1) for y in group})
-    lks = spare_links(problem, links(problem, nodes, lambda: _poll(cancel),
-                                     spare_segments(problem, alone=True)), nodes,
-                      frozenset(needed))
+    # one route: the pieces only segments between the same two stops use never clash
+    alone = one_route(problem)
+    lks = spare_links(alone, links(alone, nodes, lambda: _poll(cancel),
+                                   spare_segments(alone, alone=True), frozenset(needed)),
+                      nodes, frozenset(needed))
     value = {x: max(scoring.bound_value(r.train, stops[x]) for r in reps) for x in nodes}
     total = sum(value.values())
-    tables = LinkTables(problem, lks)
+    tables = LinkTables(alone, lks)
     around, ids, full, terminal, res = (tables.around, tables.ids, tables.full,
                                         tables.terminal, tables.res)
     hb, tb = _widths(problem)

@@ -21,6 +21,7 @@ def spare_segments(problem: Problem, alone: bool = False) -> frozenset[int]:
     ``t``).  ``alone``: for one train whose track clashes with no other
     train's (1822CA E-train): then the segments between the same two stops
     are left out of the comparison (one route never takes two of them).
+
     Dropping a segment may make others spare: the rule is applied until
     nothing changes.
     """
@@ -50,9 +51,8 @@ def spare_segments(problem: Problem, alone: bool = False) -> frozenset[int]:
             if len(live) < 2:
                 continue
             pair_mask = 0
-            if alone:
-                for i in live:
-                    pair_mask |= 1 << i
+            for i in live:
+                pair_mask |= 1 << i
             meets: dict[int, int] = {}
             for i in live:
                 m = 0
@@ -61,7 +61,7 @@ def spare_segments(problem: Problem, alone: bool = False) -> frozenset[int]:
                     low = t & -t
                     m |= users[low]
                     t ^= low
-                meets[i] = m & ~pair_mask
+                meets[i] = m & ~pair_mask if alone else m
             for i in live:
                 ti, pi, mi = flags[i], segs[i].passed, meets[i]
                 for j in live:
@@ -76,3 +76,33 @@ def spare_segments(problem: Problem, alone: bool = False) -> frozenset[int]:
                     changed = True
                     break
     return frozenset(spare)
+
+
+def one_route(problem: Problem) -> Problem:
+    """``problem`` as one route sees it: without the track pieces that only segments
+    between the same two stops use (a route takes one of those segments at most, so
+    such a piece never clashes).  Same stops and segments, numbered the same; only
+    for a train whose track clashes with no other train's (1822CA E-train)."""
+    from dataclasses import replace
+
+    pairs: dict[int, tuple[int, int] | None] = {}
+    for sg in problem.segments:
+        pair = (min(sg.a, sg.b), max(sg.a, sg.b))
+        t = sg.track
+        while t:
+            low = t & -t
+            if pairs.get(low, pair) != pair:
+                pairs[low] = None
+            else:
+                pairs[low] = pair
+            t ^= low
+    private = 0
+    for piece, only in pairs.items():
+        if only is not None:
+            private |= piece
+    if not private:
+        return problem
+    return Problem(problem.corp, problem.stops,
+                   tuple(replace(sg, track=sg.track & ~private) for sg in problem.segments),
+                   problem.trains, problem.hex_ids, info=problem.info,
+                   n_track=problem.n_track).finish()

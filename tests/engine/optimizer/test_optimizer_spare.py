@@ -18,7 +18,7 @@ from desk18xx.engine.optimizer import Problem, TrainSpec, contract, solve
 from desk18xx.engine.optimizer.scoring import Scoring1867
 from desk18xx.engine.optimizer.scoring_1822ca import Scoring1822CA, Train1822
 from desk18xx.engine.optimizer.search import _reachable
-from desk18xx.engine.optimizer.spare import spare_segments
+from desk18xx.engine.optimizer.spare import one_route, spare_segments
 
 S1867 = Scoring1867()
 
@@ -160,3 +160,30 @@ def test_a_link_through_a_needed_stop_stays() -> None:
     assert got.revenue == brute_force(p, e_scoring(home=("H0", 0), destination=("H1", 0)))
     assert got.revenue == 100 + 60
     assert got.routes[0].stops == (0, 1, 2)
+
+
+def test_one_route_forgets_pieces_only_one_pair_of_stops_uses() -> None:
+    stops = [stop(0, "city", 20, token=True), stop(1, "city", 30), stop(2, "city", 10)]
+    p = problem(stops, [(0, 1), (0, 1, 1), (1, 2)], [train("2", 2)], shared={1: 0, 2: 1})
+    alone = one_route(p)
+    # piece 0: segments 0 and 1 (both A-B); piece 1: segments 1 and 2 (B-C too);
+    # piece 2: segment 2 only
+    assert [sg.track for sg in alone.segments] == [0, 0b10, 0b10]
+    assert [sg.index for sg in alone.segments] == [0, 1, 2]
+
+
+def test_a_link_through_a_needed_stop_is_not_beaten_by_a_smaller_one() -> None:
+    # X(token) - D - Y(token) or X - Q - Y, Q in D's hex: the way through Q uses a
+    # subset of what the way through D uses, but only D is the destination
+    stops = [stop(0, "city", 20, token=True), stop(1, "town", 30),
+             stop(2, "city", 30, token=True), stop(3, "town", 10, hex_no=1)]
+    p = problem(stops, [(0, 3), (3, 2), (0, 1), (1, 2)], [TrainSpec("E-0", "E", 99, 2, "E")],
+                shared={2: 0, 3: 1})
+    nodes = contract.token_nodes(p, _reachable(p))
+    assert [lk.stops for lk in contract.links(p, nodes, lambda: None)] == [(0, 3, 2)]
+    assert [lk.stops for lk in contract.links(p, nodes, lambda: None, needed=frozenset({1}))
+            ] == [(0, 3, 2), (0, 1, 2)]
+    sc = e_scoring(home=("H0", 0), destination=("H1", 0))
+    got = solve(p, sc)
+    assert got.revenue == brute_force(p, e_scoring(home=("H0", 0), destination=("H1", 0)))
+    assert got.revenue == 100 + 60
