@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 from desk18xx.engine.errors import IllegalAction
 from desk18xx.engine.ids import HexId
@@ -152,6 +153,26 @@ def _ct_subset_any_rotation(old: Geometry, new_tile: TileDef) -> bool:
     return False
 
 
+_KEPT: dict[tuple[object, ...], tuple[TileDef, TrackRules, object]] = {}
+"""The answers of `upgrade_problem`, `rotation_problem` and `legal_rotations` by
+(question, board serial, board version, hex, tile, rules, the rest): a door and
+the step behind it ask the same lays in the same position."""
+
+
+def _kept(key: tuple[object, ...], tile: TileDef, rules: TrackRules) -> tuple[bool, object]:
+    """(True, the kept answer) for ``key``, asked of this ``tile`` and ``rules``."""
+    hit = _KEPT.get(key)
+    if hit is not None and hit[0] is tile and hit[1] is rules:
+        return True, hit[2]
+    return False, None
+
+
+def _keep(key: tuple[object, ...], tile: TileDef, rules: TrackRules, answer: object) -> None:
+    if len(_KEPT) > 8192:
+        _KEPT.clear()
+    _KEPT[key] = (tile, rules, answer)
+
+
 def upgrade_problem(
     board: Board,
     hex_id: str,
@@ -161,13 +182,33 @@ def upgrade_problem(
     special: bool = False,
     remove_town: bool = False,
 ) -> str | None:
-    """Why ``tile`` may not replace the tile on ``hex_id`` at any rotation (``upgrades_to?``).
+    """Why ``tile`` may not replace the tile on ``hex_id`` at any rotation (``upgrades_to?``);
+    kept per board version (`_kept`).
 
     Args:
         special: a private ability lays the tile (label and city/town counts
             are not checked).
         remove_town: an ability removes a town (1822 P29/P30).
     """
+    key = ("u", board.serial, board.version, hex_id, id(tile), id(rules), special, remove_town)
+    known, answer = _kept(key, tile, rules)
+    if known:
+        return cast("str | None", answer)
+    why = _upgrade_problem(board, hex_id, tile, rules, special=special, remove_town=remove_town)
+    _keep(key, tile, rules, why)
+    return why
+
+
+def _upgrade_problem(
+    board: Board,
+    hex_id: str,
+    tile: TileDef,
+    rules: TrackRules,
+    *,
+    special: bool = False,
+    remove_town: bool = False,
+) -> str | None:
+    """`upgrade_problem`, worked out."""
     st = board.hex(hex_id)
     old = st.geo
     name = hex_id if st.printed else f"tile {old.tile.name} on {hex_id}"
@@ -219,7 +260,30 @@ def rotation_problem(
     *,
     remove_town: bool = False,
 ) -> str | None:
-    """Why ``tile`` may not lie on ``hex_id`` at ``rotation`` (``legal_tile_rotation?``).
+    """Why ``tile`` may not lie on ``hex_id`` at ``rotation`` (``legal_tile_rotation?``);
+    kept per board version (`_kept`).  Assumes :func:`upgrade_problem` found nothing."""
+    key = ("r", board.serial, board.version, hex_id, id(tile), id(rules), rotation % 6,
+           None if reach is None else frozenset(reach), remove_town)
+    known, answer = _kept(key, tile, rules)
+    if known:
+        return cast("str | None", answer)
+    why = _rotation_problem(board, hex_id, tile, rotation, rules, reach,
+                            remove_town=remove_town)
+    _keep(key, tile, rules, why)
+    return why
+
+
+def _rotation_problem(
+    board: Board,
+    hex_id: str,
+    tile: TileDef,
+    rotation: int,
+    rules: TrackRules,
+    reach: Collection[int] | None = None,
+    *,
+    remove_town: bool = False,
+) -> str | None:
+    """`rotation_problem`, worked out: why ``tile`` may not lie on ``hex_id`` at ``rotation``.
 
     Assumes :func:`upgrade_problem` found nothing.  With ``remove_town``
     (1822 P29/P30) only the old exits must be kept.
@@ -264,11 +328,6 @@ def rotation_problem(
     return None
 
 
-_ROTATIONS: dict[tuple[object, ...], tuple[TileDef, TrackRules, tuple[int, ...]]] = {}
-"""`legal_rotations` by (board serial, board version, hex, tile, rules, reach): a
-door and the step behind it ask the same lays in the same position."""
-
-
 def legal_rotations(
     board: Board,
     hex_id: str,
@@ -277,20 +336,18 @@ def legal_rotations(
     reach: Collection[int] | None = None,
 ) -> tuple[int, ...]:
     """Rotations at which ``tile`` may lie on ``hex_id`` (empty if it does not fit);
-    kept per board version."""
-    key = (board.serial, board.version, hex_id, id(tile), id(rules),
+    kept per board version (`_kept`)."""
+    key = ("l", board.serial, board.version, hex_id, id(tile), id(rules),
            None if reach is None else frozenset(reach))
-    hit = _ROTATIONS.get(key)
-    if hit is not None and hit[0] is tile and hit[1] is rules:
-        return hit[2]
+    known, answer = _kept(key, tile, rules)
+    if known:
+        return cast("tuple[int, ...]", answer)
     if upgrade_problem(board, hex_id, tile, rules) is not None:
         found: tuple[int, ...] = ()
     else:
         found = tuple(r for r in range(6)
                       if rotation_problem(board, hex_id, tile, r, rules, reach) is None)
-    if len(_ROTATIONS) > 4096:
-        _ROTATIONS.clear()
-    _ROTATIONS[key] = (tile, rules, found)
+    _keep(key, tile, rules, found)
     return found
 
 
