@@ -27,7 +27,6 @@ from PySide6.QtGui import (
     QPainter,
     QPixmap,
     QResizeEvent,
-    QStandardItemModel,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -46,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from desk18xx.engine.tiledef import HexDef, TileDef
 from desk18xx.ui.amountfield import AmountField
+from desk18xx.ui.choicerows import ChoiceGroup, ChoiceRow, ElidedButton
 from desk18xx.ui.map import geometry as geo
 from desk18xx.ui.map.boardview import StaticHex
 from desk18xx.ui.map.painter import layout_loaded, paint_hex
@@ -152,44 +152,6 @@ def tile_pixmap(tile: TileDef, rotation: int = 0, size: int = TILE_ICON,
     painter.end()
     _PIXMAPS[key] = pix
     return pix
-
-
-class ElidedButton(QPushButton):
-    """A choice button whose label is cut with "…" to the width it gets (whole on
-    hover), so that a long company name never makes the panel scroll sideways.
-
-    :meth:`text` returns the whole label.
-    """
-
-    def __init__(self, text: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._full = text
-        self._hint = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self._elide()
-
-    def text(self) -> str:
-        """The whole label (what is shown may be cut)."""
-        return self._full
-
-    def set_hint(self, hint: str) -> None:
-        """The tooltip (the whole label is put before it while the label is cut)."""
-        self._hint = hint
-        self._elide()
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(40, super().minimumSizeHint().height())
-
-    def _elide(self) -> None:
-        room = max(10, self.contentsRect().width() - 14)
-        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, room)
-        super().setText(shown.replace("&", "&&"))
-        cut = shown != self._full
-        self.setToolTip("\n".join(t for t in ((self._full if cut else ""), self._hint) if t))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        self._elide()
 
 
 class TileTray(QListWidget):
@@ -305,6 +267,8 @@ class ActionPanel(QWidget):
         self._buttons: dict[str, ElidedButton] = {}
         self._spins: dict[str, AmountField | None] = {}
         self._combos: dict[str, QComboBox | None] = {}
+        self._pool: list[ChoiceGroup] = []
+        """The boxes of choice rows, filled again for each form (:mod:`~desk18xx.ui.choicerows`)."""
         self._current: dict[str, Choice] = {}
         self._keys: tuple[object, ...] = ()
         layout = QVBoxLayout(self)
@@ -345,6 +309,8 @@ class ActionPanel(QWidget):
         self._choices_layout = QVBoxLayout(self._choices_box)
         self._choices_layout.setContentsMargins(0, 0, 0, 0)
         self._groups = QWidget()
+        self._groups_layout = QVBoxLayout(self._groups)
+        self._groups_layout.setContentsMargins(0, 0, 0, 0)
         self._extras = QWidget()
         self._extras_layout = QVBoxLayout(self._extras)
         self._extras_layout.setContentsMargins(0, 0, 0, 0)
@@ -443,32 +409,60 @@ class ActionPanel(QWidget):
         if keys == self._keys:
             return  # same form: keep the widgets (and what the player typed)
         self._keys = keys
-        old = self._groups
         focus = QApplication.focusWidget()
-        had_focus = focus is not None and old.isAncestorOf(focus)
-        self._groups = QWidget()
-        groups_layout = QVBoxLayout(self._groups)
-        groups_layout.setContentsMargins(0, 0, 0, 0)
-        self._choices_layout.replaceWidget(old, self._groups)
-        old.setParent(None)
-        old.deleteLater()
+        had_focus = focus is not None and self._groups.isAncestorOf(focus)
         self._buttons, self._spins, self._combos = {}, {}, {}
         self.amount_note.setText("")
-        groups: dict[str, QVBoxLayout] = {}
+        # the rows of the last form are filled again in place (making and deleting
+        # widgets cost more than the rest of the update); what is left over is hidden
+        groups: dict[str, ChoiceGroup] = {}
         for choice in choices:
-            layout = groups.get(choice.group)
-            if layout is None:
-                box = QGroupBox(choice.group or "Actions")
-                layout = QVBoxLayout(box)
-                layout.setSpacing(3)  # ten bid boxes and the pass in sight at 1280x800
-                layout.setContentsMargins(6, 4, 6, 4)
-                groups[choice.group] = layout
-                groups_layout.addWidget(box)
-            layout.addWidget(self._choice_row(choice))
-        self._groups.show()
+            group = groups.get(choice.group)
+            if group is None:
+                if len(groups) == len(self._pool):
+                    self._pool.append(ChoiceGroup())
+                    self._groups_layout.addWidget(self._pool[-1].box)
+                group = self._pool[len(groups)]
+                group.start(choice.group or "Actions")
+                groups[choice.group] = group
+            row = group.next_row(self._new_row)
+            spin, combo = row.fill(choice)
+            self._buttons[choice.label] = row.button
+            self._spins[choice.label] = spin
+            self._combos[choice.label] = combo
+        resized = False
+        for i, group in enumerate(self._pool):
+            if i >= len(groups):
+                group.used = 0
+            resized = group.finish() or resized
+        if resized:  # the layout around them asks their height again (the panel not shown
+            self._groups.updateGeometry()  # yet keeps what it had, else, until shown)
         self._chain_tab_order()
         if had_focus:  # a keyboard player goes on from the new choices
             self.focus_choices()
+
+    def _new_row(self) -> ChoiceRow:
+        return ChoiceRow(self._fire, self._note_amount, self)
+
+    def _fire(self, row: ChoiceRow) -> None:
+        """The button of ``row`` was pressed (or Enter in its amount field): submit its
+        choice with the amount or option chosen."""
+        choice = row.choice
+        if choice is None:
+            return
+        value: int | str | None = None
+        spin = row.spin if choice.spin is not None else None
+        combo = row.combo if choice.options else None
+        if spin is not None:
+            if spin.problem():  # refused here, as typed: the field stays as it is
+                self.show_error(f"{choice.label}: {spin.problem()}")
+                spin.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
+            value = spin.value()
+        elif combo is not None:
+            value = str(combo.currentData())
+        current = self._current.get(choice.label, choice)
+        self._session.submit(current.make(value))
 
     def _chain_tab_order(self) -> None:
         """Tab walks the choices in the order shown (amount field, list, button)."""
@@ -491,57 +485,6 @@ class ActionPanel(QWidget):
             target.setFocus(Qt.FocusReason.ShortcutFocusReason)
             return True
         return False
-
-    def _choice_row(self, choice: Choice) -> QWidget:
-        row = QWidget()
-        h = QHBoxLayout(row)
-        h.setContentsMargins(0, 0, 0, 0)
-        button = ElidedButton(choice.label)
-        button.setAutoDefault(True)  # Enter presses the focused choice, as Space does
-        if choice.hint:
-            button.set_hint(choice.hint)
-        spin: AmountField | None = None
-        combo: QComboBox | None = None
-        if choice.spin is not None:
-            lo, hi, step, default = choice.spin
-            spin = AmountField(lo, hi, step, default, money=step == 5)
-            spin.problem_changed.connect(lambda _p, f=spin: self._note_amount(f))
-            h.addWidget(spin)
-        if choice.options:
-            combo = QComboBox()
-            for key, text in choice.options:
-                combo.addItem(text, key)
-            _grey_options(combo, dict(choice.disabled_options))
-            h.addWidget(combo)
-        h.addWidget(button, 1)
-        if choice.disabled:  # closed now: greyed up front, the reason on hover
-            for w in (button, spin, combo):
-                if w is not None:
-                    w.setEnabled(False)
-            button.set_hint(f"Not now: {choice.disabled}"
-                            + (f"\n{choice.hint}" if choice.hint else ""))
-
-        def fire() -> None:
-            value: int | str | None = None
-            if spin is not None:
-                if spin.problem():  # refused here, as typed: the field stays as it is
-                    self.show_error(f"{choice.label}: {spin.problem()}")
-                    spin.setFocus(Qt.FocusReason.OtherFocusReason)
-                    return
-                value = spin.value()
-            elif combo is not None:
-                value = str(combo.currentData())
-            current = self._current.get(choice.label, choice)
-            self._session.submit(current.make(value))
-
-        button.clicked.connect(fire)
-        if spin is not None:  # Enter in the amount acts, as the button would
-            spin.lineEdit().returnPressed.connect(fire)
-            spin.installEventFilter(self)
-        self._buttons[choice.label] = button
-        self._spins[choice.label] = spin
-        self._combos[choice.label] = combo
-        return row
 
     def choice(self, label: str) -> Choice:
         """The choice behind button ``label`` (what a click submits)."""
@@ -573,22 +516,3 @@ class ActionPanel(QWidget):
         """The option list of choice ``label``."""
         return self._combos.get(label)
 
-
-def _grey_options(combo: QComboBox, closed: dict[str, str]) -> None:
-    """Disable the items of ``combo`` whose key is in ``closed`` (reason as tooltip) and
-    select the first open one."""
-    model = combo.model()
-    first_open = -1
-    for i in range(combo.count()):
-        reason = closed.get(str(combo.itemData(i)))
-        if reason is None:
-            if first_open < 0:
-                first_open = i
-            continue
-        if isinstance(model, QStandardItemModel):
-            item = model.item(i)
-            if item is not None:
-                item.setEnabled(False)
-        combo.setItemData(i, f"Not now: {reason}", Qt.ItemDataRole.ToolTipRole)
-    if first_open >= 0:
-        combo.setCurrentIndex(first_open)

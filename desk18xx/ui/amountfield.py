@@ -47,6 +47,18 @@ class AmountField(QSpinBox):
         self.textChanged.connect(self._check)
         self._check()
 
+    def configure(self, lowest: int, highest: int, step: int, default: int,
+                  money: bool = False) -> None:
+        """Take a new range, step and kind, and show ``default``: the field, kept for
+        the next form of the turn panel, is as if made anew (what was typed is gone)."""
+        self._lowest = lowest
+        self._highest = max(lowest, highest)
+        self._money = money
+        self.setSingleStep(step)
+        self.setPrefix("$" if money else "")
+        super().setValue(default)  # the text shows it even if the value was already there
+        self._check()
+
     # -- the valid range (what callers and tests ask) --------------------------------------
     def minimum(self) -> int:
         """The lowest valid number (the field itself takes lower ones, shown red)."""
@@ -119,7 +131,9 @@ class AmountField(QSpinBox):
                        f"{self._fmt(self._highest)}")
         else:
             problem = ""
-        self.setStyleSheet(INVALID_STYLE if problem else "")
+        style = INVALID_STYLE if problem else ""
+        if self.styleSheet() != style:  # setting it, even unchanged, polishes the field again
+            self.setStyleSheet(style)
         self.setToolTip(f"{problem}\nAllowed: {self.range_text()}" if problem
                         else f"Allowed: {self.range_text()}; Enter acts")
         if problem != self._problem:
