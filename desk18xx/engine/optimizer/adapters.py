@@ -76,8 +76,15 @@ def map_problem(
         return 1 << track_no[key]
 
     found: dict[tuple[int, int, int], Segment] = {}
+    # walked from the company's tokens outwards: a stop the routes can pass through
+    # is walked from once reached (the others only end routes)
+    todo = [st.index for st in stops if st.tokened]
+    reached = set(todo)
 
     def add(a: int, b: int, chain: list[str], track: int, ta: bool, tb: bool) -> None:
+        if b not in reached and stops[b].passable:
+            reached.add(b)
+            todo.append(b)
         if a == b:
             return
         if b < a:
@@ -95,7 +102,24 @@ def map_problem(
         return not (geo_terminal and any(
             x >= NODE and kinds[x - NODE] is NodeKind.JUNCTION for x in geo_ends))
 
-    for (h0, n), s in stop_at.items():
+    ref_of = {s: ref for ref, s in stop_at.items()}
+    geos: dict[str, Any] = {}
+    pieces: dict[tuple[str, int], list[int]] = {}
+    """Per (hex, path): the track bits of each lane it can be run on."""
+    open_q: dict[tuple[str, int], bool] = {}
+    """Per (hex, path): :func:`walked`."""
+
+    def geo_of(h: str) -> Any:
+        got = geos.get(h)
+        if got is None:
+            got = geos[h] = board.hex(h).geo
+        return got
+
+    walked_from = 0
+    while walked_from < len(todo):
+        s = todo[walked_from]
+        walked_from += 1
+        h0, n = ref_of[s]
         geo0 = board.hex(h0).geo
         # (hex, path, end we came in by, chain, track, first path terminal, path count)
         stack: list[tuple[str, int, int, list[str], int, bool, int]] = []
@@ -104,21 +128,22 @@ def map_problem(
                 stack.append((h0, p, NODE + n, [h0], 0, geo0.terminal[p], 0))
         while stack:
             hid, p, came, chain, track, t_first, depth = stack.pop()
-            geo = board.hex(hid).geo
+            geo = geo_of(hid)
             t_last = geo.terminal[p]
             a, b = geo.ends[p]
             far = b if a == came else a
-            lanes = geo.lanes[p]
-            variants: list[int] = []
-            edge_ends = [x for x in (a, b) if x < NODE]
-            if edge_ends:
-                for lane in range(lanes):
-                    bits = 0
-                    for e in edge_ends:
-                        bits |= piece(("e", hid, e, lane))
-                    variants.append(bits)
-            else:
-                variants.append(piece(("n", hid, p)))
+            variants = pieces.get((hid, p))
+            if variants is None:
+                variants = pieces[(hid, p)] = []
+                edge_ends = [x for x in (a, b) if x < NODE]
+                if edge_ends:
+                    for lane in range(geo.lanes[p]):
+                        bits = 0
+                        for e in edge_ends:
+                            bits |= piece(("e", hid, e, lane))
+                        variants.append(bits)
+                else:
+                    variants.append(piece(("n", hid, p)))
             for bits in variants:
                 if bits & track:
                     continue
@@ -141,8 +166,12 @@ def map_problem(
                 for nid, q in graph.links(hid, far):
                     if nid in chain:
                         continue
-                    ngeo = board.hex(nid).geo
-                    if not walked(ngeo.terminal[q], ngeo.ends[q], ngeo.kinds):
+                    ok = open_q.get((nid, q))
+                    if ok is None:
+                        ngeo = geo_of(nid)
+                        ok = open_q[(nid, q)] = walked(ngeo.terminal[q], ngeo.ends[q],
+                                                       ngeo.kinds)
+                    if not ok:
                         continue
                     stack.append((nid, q, opposite(far), [*chain, nid], track2, t_first,
                                   depth + 1))
