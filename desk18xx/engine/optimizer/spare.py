@@ -34,18 +34,17 @@ def spare_segments(problem: Problem, alone: bool = False) -> frozenset[int]:
     # per segment, its terminal flags at the lower and the higher stop
     flags = [(sg.terminal_a, sg.terminal_b) if sg.a <= sg.b else (sg.terminal_b, sg.terminal_a)
              for sg in segs]
+    users: dict[int, int] = {}
+    """Per track piece, the segments (not spare) using it, as a bit set."""
+    for sg in segs:
+        t = sg.track
+        while t:
+            low = t & -t
+            users[low] = users.get(low, 0) | 1 << sg.index
+            t ^= low
     changed = True
     while changed and groups:
         changed = False
-        users: dict[int, int] = {}
-        for sg in segs:
-            if sg.index in spare:
-                continue
-            t = sg.track
-            while t:
-                low = t & -t
-                users[low] = users.get(low, 0) | 1 << sg.index
-                t ^= low
         for ids in groups:
             live = [i for i in ids if i not in spare]
             if len(live) < 2:
@@ -74,6 +73,11 @@ def spare_segments(problem: Problem, alone: bool = False) -> frozenset[int]:
                         continue  # equal: the first stays
                     spare.add(i)
                     changed = True
+                    t = segs[i].track
+                    while t:
+                        low = t & -t
+                        users[low] &= ~(1 << i)
+                        t ^= low
                     break
     return frozenset(spare)
 
